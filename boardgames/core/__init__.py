@@ -1,0 +1,1 @@
+"""Game-independent parts: the game protocol, reference searches, jitted kernels."""

@@ -1,0 +1,1 @@
+"""Nim with Bouton's strategy (RULES.md section 4)."""

@@ -1,0 +1,450 @@
+"""``boardgames nim``: play Nim against Bouton's strategy, analyse positions, compare."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
+from boardgames.core.protocol import GameError
+from boardgames.nim.game import (
+    DEFAULT_MAX_CHIPS,
+    DEFAULT_MAX_ROWS,
+    DEFAULT_ROWS,
+    Nim,
+    check_limits,
+    decode_move,
+    encode_move,
+    parse_rows,
+)
+from boardgames.nim.rules import (
+    NimMove,
+    bit_columns,
+    column_counts,
+    is_safe,
+    nim_sum,
+    program_move,
+    winning_moves,
+)
+
+ROWS_HELP = "Chips in each row, e.g. 3 4 5 (the default)."
+
+
+def _binary(value: int, width: int) -> str:
+    return format(value, f"0{width}b")
+
+
+def _limit_options(f: click.decorators.FC) -> click.decorators.FC:
+    f = click.option(
+        "--max-chips",
+        default=DEFAULT_MAX_CHIPS,
+        show_default=True,
+        help="Most chips a row may hold.",
+    )(f)
+    f = click.option(
+        "--max-rows",
+        default=DEFAULT_MAX_ROWS,
+        show_default=True,
+        help="Most rows a layout may have.",
+    )(f)
+    return click.option(
+        "--misere", is_flag=True, help="Misère play: whoever takes the last chip loses."
+    )(f)
+
+
+def _make_game(rows: tuple[int, ...], misere: bool, max_rows: int, max_chips: int) -> Nim:
+    try:
+        return Nim(rows, misere, max_rows, max_chips)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+
+
+@click.group()
+def nim() -> None:
+    """Nim with Bouton's strategy (RULES.md section 4).
+
+    Players take turns removing one or more chips from a single row. In normal play whoever
+    takes the last chip wins; with --misere whoever takes it loses.
+    """
+
+
+# --- analyse ---------------------------------------------------------------------------
+
+
+def explain_move(rows: tuple[int, ...], move: NimMove, misere: bool) -> str:
+    """Why ``move`` wins: the nim-sum before and after, in the words of the binary table."""
+    after = move.apply(rows)
+    before_sum, after_sum = nim_sum(rows), nim_sum(after)
+    width = max(1, max(rows).bit_length())
+    text = (
+        f"take {move.take} from row {move.row + 1} ({rows[move.row]} -> {after[move.row]}): "
+        f"nim-sum {before_sum} ({_binary(before_sum, width)}) -> "
+        f"{after_sum} ({_binary(after_sum, width)})"
+    )
+    if misere and all(r <= 1 for r in after):
+        ones = sum(after)
+        plural = "s" if ones != 1 else ""
+        text += f", leaving {ones} single chip{plural} (odd: the opponent takes the last)"
+    elif after_sum == 0:
+        text += ", every column even"
+    return text
+
+
+def binary_table(rows: tuple[int, ...]) -> Table:
+    """The classic explanation: each row in binary, ones per column and their parity."""
+    columns = bit_columns(rows)
+    counts = column_counts(rows)
+    table = Table(title="Binary table", title_justify="left", box=None)
+    table.add_column("row", justify="right", style="cyan")
+    table.add_column("chips", justify="right")
+    for c in columns:
+        table.add_column(str(c), justify="center")
+    for i, r in enumerate(rows, 1):
+        bits = [Text("1", style="bold") if r & c else Text("0", style="dim") for c in columns]
+        table.add_row(str(i), str(r), *bits, end_section=i == len(rows))
+    table.add_row("ones", "", *(str(n) for n in counts))
+    parity = [
+        Text("odd", style="bold red") if n % 2 else Text("even", style="green") for n in counts
+    ]
+    table.add_row("parity", "", *parity)
+    return table
+
+
+def analysis(rows: tuple[int, ...], misere: bool) -> dict[str, object]:
+    """The facts that ``nim analyse`` prints (also its JSON object)."""
+    return {
+        "rows": list(rows),
+        "misere": misere,
+        "nim_sum": nim_sum(rows),
+        "to_move_wins": not is_safe(rows, misere),
+        "winning_moves": [{"row": m.row + 1, "take": m.take} for m in winning_moves(rows, misere)],
+    }
+
+
+@nim.command()
+@click.argument("rows", nargs=-1, required=True)
+@_limit_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def analyse(
+    rows: tuple[str, ...], misere: bool, max_rows: int, max_chips: int, as_json: bool
+) -> None:
+    """Explain a position: binary table, nim-sum, and every winning move.
+
+    ROWS are the chips left in each row (0 allowed for an emptied row), e.g.
+    `boardgames nim analyse 3 4 5`.
+    """
+    try:
+        check_limits(max_rows, max_chips)
+        counts = parse_rows(rows)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    if len(counts) > max_rows:
+        raise click.UsageError(f"{len(counts)} rows given; at most {max_rows} (see --max-rows)")
+    for i, r in enumerate(counts, 1):
+        if not 0 <= r <= max_chips:
+            raise click.UsageError(
+                f"row {i} has {r} chips; a row holds 0 to {max_chips} (see --max-chips)"
+            )
+    facts = analysis(counts, misere)
+    if as_json:
+        print_json(facts)
+        return
+    console = make_console()
+    console.print(binary_table(counts))
+    s = nim_sum(counts)
+    width = max(1, max(counts).bit_length())
+    console.print(f"\nNim-sum (xor of all rows): [bold]{s}[/] ({_binary(s, width)})")
+    mode = "misère play (last chip loses)" if misere else "normal play (last chip wins)"
+    if not any(counts):
+        winner = "wins" if misere else "has lost"
+        console.print(f"No chips left: under {mode} the player to move {winner}.")
+        return
+    if facts["to_move_wins"]:
+        console.print(f"Under {mode} the player to move [bold green]wins[/] with perfect play.")
+        console.print("Winning moves:")
+        for m in winning_moves(counts, misere):
+            console.print(f"  {explain_move(counts, m, misere)}")
+    else:
+        why = (
+            "an odd number of single chips is left"
+            if misere and all(r <= 1 for r in counts)
+            else "every binary column holds an even number of ones"
+        )
+        console.print(
+            f"Under {mode} the player to move [bold red]loses[/] against perfect play: {why}. "
+            "No winning move; the best try is to take one chip and wait for a mistake."
+        )
+
+
+# --- play ------------------------------------------------------------------------------
+
+
+class NimPlay:
+    """One person playing a series of games against Bouton's strategy."""
+
+    def __init__(
+        self,
+        console: Console,
+        rows: tuple[int, ...],
+        misere: bool,
+        max_rows: int,
+        max_chips: int,
+        human_first: bool,
+        escalate: bool,
+    ) -> None:
+        self.console = console
+        self.game = Nim(rows, misere, max_rows, max_chips)
+        self.human_first = human_first
+        self.escalate = escalate
+
+    def run(self) -> None:
+        try:
+            while True:
+                human_won = self.play_one()
+                if human_won is None:
+                    return
+                if human_won and self.escalate:
+                    self.make_harder()
+                if not confirm(self.console, "Another game?"):
+                    self.console.print("Thanks for playing.")
+                    return
+        except EndOfInput:
+            self.console.print("Goodbye.")
+
+    def make_harder(self) -> None:
+        g = self.game
+        rows = tuple(min(r + 1, g.max_chips) for r in g.rows)
+        if rows == g.rows:
+            self.console.print(f"Every row is at the limit of {g.max_chips} chips already.")
+            return
+        self.game = Nim(rows, g.misere, g.max_rows, g.max_chips)
+        note = f" (rows stop at {g.max_chips})" if any(r == g.max_chips for r in rows) else ""
+        self.console.print(f"Next game is harder: one more chip in every row{note}.")
+
+    def show(self, state: object) -> None:
+        self.console.print()
+        self.console.print(self.game.render(state))  # type: ignore[arg-type]
+
+    def play_one(self) -> bool | None:
+        """Play one game; True if the human won, False if the program won, None on quit."""
+        g = self.game
+        human = 0 if self.human_first else 1
+        mode = (
+            "misère: whoever takes the last chip loses"
+            if g.misere
+            else "whoever takes the last chip wins"
+        )
+        self.console.print(
+            f"\n[bold]Nim[/] with rows {' '.join(map(str, g.rows))} ({mode}). "
+            f"{'You move' if self.human_first else 'I move'} first."
+        )
+        state = g.initial_state()
+        undo: list[object] = []
+        self.show(state)
+        while g.outcome(state) is None:
+            rows = g.rows_of(state)
+            if g.to_move(state) != human:
+                move, winning = program_move(rows, g.misere)
+                self.console.print(self.program_says(rows, move, winning))
+                state, _ = g.play(state, _encode(move))
+                self.show(state)
+                continue
+            text = ask(self.console, "Your move (ROW COUNT, or hint / undo / new / quit): ").strip()
+            word = text.lower()
+            if word in ("quit", "q", "exit"):
+                self.console.print("Goodbye.")
+                return None
+            if word in ("hint", "h", "?"):
+                self.hint(rows)
+            elif word in ("undo", "u"):
+                if undo:
+                    state = undo.pop()  # type: ignore[assignment]
+                    self.console.print("Took back your last move and my reply.")
+                    self.show(state)
+                else:
+                    self.console.print("Nothing to undo yet.")
+            elif word in ("new", "n"):
+                if self.new_setup():
+                    return self.play_one()
+            elif not text:
+                continue
+            else:
+                try:
+                    move_int = g.parse_move(text, state)
+                except GameError as e:
+                    self.console.print(f"[red]{e}[/]")
+                    continue
+                undo.append(state)
+                row, take = decode_move(move_int)
+                self.console.print(f"You take {take} from row {row + 1}.")
+                state, _ = g.play(state, move_int)
+                if g.outcome(state) is None:
+                    self.show(state)
+        human_won = (
+            (g.outcome(state) or 0) > 0
+            if g.to_move(state) == human
+            else (g.outcome(state) or 0) < 0
+        )
+        self.show(state)
+        last = "took the last chip"
+        if human_won:
+            self.console.print(
+                f"[bold green]You win![/] {'I' if g.misere else 'You'} {last}. Congratulations!"
+            )
+        else:
+            self.console.print(f"[bold]I win.[/] {'You' if g.misere else 'I'} {last}.")
+        return human_won
+
+    def hint(self, rows: tuple[int, ...]) -> None:
+        moves = winning_moves(rows, self.game.misere)
+        if not moves:
+            self.console.print(
+                f"No winning move: the nim-sum is {nim_sum(rows)}, every column is even. "
+                "Take a little and hope for a mistake."
+            )
+            return
+        m = moves[0]
+        self.console.print(
+            f"Hint: {explain_move(rows, m, self.game.misere)}. Type: {m.row + 1} {m.take}"
+        )
+
+    def program_says(self, rows: tuple[int, ...], move: NimMove, winning: bool) -> str:
+        took = f"I take {move.take} from row {move.row + 1}."
+        if winning:
+            return f"{took} Why: {explain_move(rows, move, self.game.misere)}."
+        return (
+            f"{took} Why: the nim-sum is {nim_sum(rows)}, every column is even, so I have "
+            "no winning move; I take a single chip and wait for a mistake."
+        )
+
+    def new_setup(self) -> bool:
+        """Ask for a new layout until it is valid; an empty answer keeps the current game."""
+        g = self.game
+        while True:
+            text = ask(
+                self.console,
+                f"New rows (1-{g.max_rows} rows of 1-{g.max_chips} chips, e.g. 3 4 5; "
+                "empty to keep playing): ",
+            ).strip()
+            if not text:
+                return False
+            try:
+                self.game = Nim(parse_rows(text), g.misere, g.max_rows, g.max_chips)
+                return True
+            except GameError as e:
+                self.console.print(f"[red]{e}[/]")
+
+
+def _encode(move: NimMove) -> int:
+    return encode_move(move.row, move.take)
+
+
+@nim.command()
+@click.argument("rows", nargs=-1)
+@_limit_options
+@click.option(
+    "--first",
+    type=click.Choice(["human", "program"], case_sensitive=False),
+    default="human",
+    show_default=True,
+    help="Who moves first.",
+)
+@click.option(
+    "--no-escalate",
+    is_flag=True,
+    help="Keep the layout when you win (by default every row gets one more chip).",
+)
+def play(
+    rows: tuple[str, ...],
+    misere: bool,
+    max_rows: int,
+    max_chips: int,
+    first: str,
+    no_escalate: bool,
+) -> None:
+    """Play Nim against the program (Bouton's strategy).
+
+    Type ROW COUNT to take COUNT chips from ROW (`2 3` takes 3 chips from row 2), or one of
+    the words hint, undo, new (enter a new layout) and quit. Default layout: 3 4 5.
+    """
+    try:
+        check_limits(max_rows, max_chips)
+        layout = parse_rows(rows) if rows else DEFAULT_ROWS
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    _make_game(layout, misere, max_rows, max_chips)
+    NimPlay(
+        make_console(),
+        layout,
+        misere,
+        max_rows,
+        max_chips,
+        first.lower() == "human",
+        not no_escalate,
+    ).run()
+
+
+# --- compare ---------------------------------------------------------------------------
+
+
+@click.command("nim")
+@click.argument("rows", nargs=-1)
+@click.option("--misere", is_flag=True, help="Misère play: whoever takes the last chip loses.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def compare_command(rows: tuple[str, ...], misere: bool, as_json: bool) -> None:
+    """Bouton's rule against exhaustive search on ROWS (default 3 4 5).
+
+    Solves every position reachable from ROWS both ways, checks that they agree on who
+    wins and on the winning moves, and shows the time each took.
+    """
+    from boardgames.nim.verify import verify_bouton
+
+    try:
+        layout = parse_rows(rows) if rows else DEFAULT_ROWS
+        Nim(layout, misere, max(len(layout), 1), max(max(layout), 1))
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    positions = 1
+    for r in layout:
+        positions *= r + 1
+    if positions > 200_000:
+        raise click.UsageError(
+            f"{positions:,} positions are reachable from {' '.join(map(str, layout))}; "
+            "exhaustive search is limited to 200,000"
+        )
+    t0 = time.perf_counter()
+    report = verify_bouton(layout, misere)
+    elapsed = time.perf_counter() - t0
+    if as_json:
+        print_json({"game": "nim", "rows": list(layout), "misere": misere, **report.as_dict()})
+        return
+    console = make_console()
+    table = Table(
+        title=f"Nim {' '.join(map(str, layout))}{' misère' if misere else ''}: "
+        f"{report.positions:,} positions"
+    )
+    table.add_column("method")
+    table.add_column("positions visited", justify="right")
+    table.add_column("seconds", justify="right")
+    table.add_row("Bouton's rule (xor)", f"{report.positions:,}", f"{report.bouton_seconds:.4f}")
+    table.add_row(
+        "exhaustive search (alpha-beta + table, Python)",
+        f"{report.search_nodes:,}",
+        f"{report.search_seconds:.4f}",
+    )
+    console.print(table)
+    if report.agree:
+        console.print(
+            f"[bold green]Agree[/] on all {report.positions:,} positions: who wins and every "
+            f"winning move. ({elapsed:.2f} s in all)"
+        )
+    else:
+        console.print(
+            f"[bold red]DISAGREE[/] on {len(report.mismatches)} positions, e.g. "
+            f"{report.mismatches[:3]}"
+        )
+        raise SystemExit(1)

@@ -1,0 +1,169 @@
+"""Nim as a game of the shared protocol, with its setup limits and its rich board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from rich.table import Table
+from rich.text import Text
+
+from boardgames.core.protocol import GameError, State
+
+DEFAULT_ROWS = (3, 4, 5)
+DEFAULT_MAX_ROWS = 14
+DEFAULT_MAX_CHIPS = 20
+HARD_MAX_ROWS = 100
+HARD_MAX_CHIPS = 1000
+
+MOVE_STRIDE = 1 << 16
+"""A move is ``row * MOVE_STRIDE + take`` (row 0-based), so moves sort by row, then take."""
+
+CHIP = "●"
+TAKEN = "○"
+
+
+def encode_move(row: int, take: int) -> int:
+    return row * MOVE_STRIDE + take
+
+
+def decode_move(move: int) -> tuple[int, int]:
+    """(row, take), row 0-based."""
+    return divmod(move, MOVE_STRIDE)
+
+
+def check_limits(max_rows: int, max_chips: int) -> None:
+    """The limits themselves must be sane (they bound the board that is drawn)."""
+    if not 1 <= max_rows <= HARD_MAX_ROWS:
+        raise GameError(f"--max-rows must be between 1 and {HARD_MAX_ROWS}, got {max_rows}")
+    if not 1 <= max_chips <= HARD_MAX_CHIPS:
+        raise GameError(f"--max-chips must be between 1 and {HARD_MAX_CHIPS}, got {max_chips}")
+
+
+def parse_rows(text: str | list[str] | tuple[str, ...]) -> tuple[int, ...]:
+    """Row counts from text such as ``"3 4 5"`` (or already split words)."""
+    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if not words:
+        raise GameError("give the rows as chip counts, for example: 3 4 5")
+    try:
+        return tuple(int(w) for w in words)
+    except ValueError:
+        bad = next(w for w in words if not w.lstrip("-").isdigit())
+        raise GameError(
+            f"'{bad}' is not a number of chips; give whole numbers such as 3 4 5"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Nim:
+    """Nim with a starting layout of rows; normal play unless ``misere``.
+
+    State layout (int64 array of ``len(rows) + 1``): index ``i < len(rows)`` holds the chips
+    left in row ``i`` (row ``i + 1`` on screen); the last index holds the player to move
+    (0 moves first).
+    """
+
+    rows: tuple[int, ...] = DEFAULT_ROWS
+    misere: bool = False
+    max_rows: int = DEFAULT_MAX_ROWS
+    max_chips: int = DEFAULT_MAX_CHIPS
+    name: str = "nim"
+
+    def __post_init__(self) -> None:
+        check_limits(self.max_rows, self.max_chips)
+        if not 1 <= len(self.rows) <= self.max_rows:
+            raise GameError(
+                f"{len(self.rows)} rows given; a layout has 1 to {self.max_rows} rows"
+                " (raise the limit with --max-rows)"
+            )
+        for i, r in enumerate(self.rows, 1):
+            if not 1 <= r <= self.max_chips:
+                raise GameError(
+                    f"row {i} has {r} chips; a row holds 1 to {self.max_chips} chips"
+                    " (raise the limit with --max-chips)"
+                )
+
+    # --- protocol -------------------------------------------------------------------
+    def initial_state(self) -> State:
+        return np.array([*self.rows, 0], dtype=np.int64)
+
+    def state_from_rows(self, rows: tuple[int, ...] | list[int], to_move: int = 0) -> State:
+        """A position with the given chips left (each 0..starting count is not required)."""
+        if len(rows) != len(self.rows):
+            raise GameError(f"expected {len(self.rows)} rows, got {len(rows)}")
+        return np.array([*rows, to_move], dtype=np.int64)
+
+    def rows_of(self, state: State) -> tuple[int, ...]:
+        return tuple(int(x) for x in state[:-1])
+
+    def to_move(self, state: State) -> int:
+        return int(state[-1])
+
+    def legal_moves(self, state: State) -> list[int]:
+        return [
+            encode_move(row, take)
+            for row in range(len(state) - 1)
+            for take in range(1, int(state[row]) + 1)
+        ]
+
+    def play(self, state: State, move: int) -> tuple[State, bool]:
+        row, take = decode_move(move)
+        if not 0 <= row < len(state) - 1 or not 1 <= take <= state[row]:
+            raise GameError(f"illegal move {self.format_move(move)}")
+        child = state.copy()
+        child[row] -= take
+        child[-1] = 1 - child[-1]
+        return child, False
+
+    def outcome(self, state: State) -> int | None:
+        if state[:-1].any():
+            return None
+        # The opponent took the last chip: in normal play the mover has lost.
+        return 1 if self.misere else -1
+
+    def evaluate(self, state: State) -> int:
+        """Nim has no heuristic: an unfinished position is worth 0 until searched out."""
+        return 0
+
+    def format_move(self, move: int) -> str:
+        row, take = decode_move(move)
+        return f"{row + 1} {take}"
+
+    def parse_move(self, text: str, state: State) -> int:
+        """Parse ``ROW COUNT`` (row 1-based): take COUNT chips from ROW."""
+        words = text.replace(",", " ").split()
+        n = len(state) - 1
+        if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
+            raise GameError(
+                "type a row and a count, e.g. '2 3' takes 3 chips from row 2"
+                " (or hint, undo, new, quit)"
+            )
+        row, take = int(words[0]), int(words[1])
+        if not 1 <= row <= n:
+            raise GameError(f"there is no row {row}; rows are numbered 1 to {n}")
+        left = int(state[row - 1])
+        if left == 0:
+            raise GameError(f"row {row} is empty; choose a row that still has chips")
+        if not 1 <= take <= left:
+            raise GameError(
+                f"row {row} has {left} chip{'s' if left != 1 else ''}; take 1 to {left}"
+            )
+        return encode_move(row - 1, take)
+
+    def render(self, state: State) -> Table:
+        return render_rows(self.rows_of(state), self.rows)
+
+
+def render_rows(rows: tuple[int, ...], start: tuple[int, ...]) -> Table:
+    """The board: row numbers, chips left as glyphs, taken chips faint, counts."""
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("row", justify="right", style="cyan")
+    table.add_column("chips")
+    table.add_column("left", justify="right", style="bold")
+    for i, (left, first) in enumerate(zip(rows, start, strict=True), 1):
+        chips = Text()
+        chips.append(" ".join(CHIP * left), style="bold yellow")
+        if first > left:
+            chips.append((" " if left else "") + " ".join(TAKEN * (first - left)), style="dim")
+        table.add_row(str(i), chips, str(left))
+    return table

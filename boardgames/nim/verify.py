@@ -1,0 +1,72 @@
+"""Check Bouton's rule against the generic exhaustive search on every reachable position."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+from boardgames.core.search import alphabeta_tt
+from boardgames.nim.game import Nim
+from boardgames.nim.rules import NimMove, is_safe, winning_moves
+
+
+@dataclass
+class BoutonReport:
+    """Outcome of :func:`verify_bouton`."""
+
+    positions: int
+    search_nodes: int
+    bouton_seconds: float
+    search_seconds: float
+    mismatches: list[tuple[int, ...]] = field(default_factory=list)
+
+    @property
+    def agree(self) -> bool:
+        return not self.mismatches
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "positions": self.positions,
+            "results": [
+                {"method": "bouton", "seconds": self.bouton_seconds, "nodes": self.positions},
+                {"method": "search", "seconds": self.search_seconds, "nodes": self.search_nodes},
+            ],
+            "agree": self.agree,
+        }
+
+
+def search_verdicts(game: Nim, positions: list[tuple[int, ...]]) -> tuple[dict, int]:
+    """Win (True) or loss for the player to move in each position, by exhaustive search."""
+    table: dict = {}
+    nodes = 0
+    verdict = {}
+    for rows in positions:
+        result = alphabeta_tt(game, game.state_from_rows(rows), None, table=table)
+        nodes += result.nodes
+        verdict[rows] = result.value > 0
+    return verdict, nodes
+
+
+def verify_bouton(layout: tuple[int, ...], misere: bool = False) -> BoutonReport:
+    """Solve every position with at most ``layout[i]`` chips in row ``i`` by Bouton's rule
+    and by exhaustive search; report the positions where verdict or winning moves differ."""
+    game = Nim(layout, misere, max_rows=max(len(layout), 1), max_chips=max(max(layout), 1))
+    positions = list(itertools.product(*(range(r + 1) for r in layout)))
+
+    t0 = time.perf_counter()
+    bouton = {rows: (not is_safe(rows, misere), winning_moves(rows, misere)) for rows in positions}
+    t1 = time.perf_counter()
+    wins, nodes = search_verdicts(game, positions)
+    searched = {}
+    for rows in positions:
+        moves = [
+            NimMove(i, take)
+            for i, r in enumerate(rows)
+            for take in range(1, r + 1)
+            if not wins[NimMove(i, take).apply(rows)]
+        ]
+        searched[rows] = (wins[rows], moves)
+    t2 = time.perf_counter()
+    mismatches = [rows for rows in positions if bouton[rows] != searched[rows]]
+    return BoutonReport(len(positions), nodes, t1 - t0, t2 - t1, mismatches)
