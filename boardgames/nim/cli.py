@@ -76,12 +76,12 @@ def nim() -> None:
 
 
 def explain_move(rows: tuple[int, ...], move: NimMove, misere: bool) -> str:
-    """Why ``move`` wins: the nim-sum before and after, in the words of the binary table."""
+    """Why ``move`` wins: the row before and after, the nim-sum before and after."""
     after = move.apply(rows)
     before_sum, after_sum = nim_sum(rows), nim_sum(after)
     width = max(1, max(rows).bit_length())
     text = (
-        f"take {move.take} from row {move.row + 1} ({rows[move.row]} -> {after[move.row]}): "
+        f"row {move.row + 1} goes {rows[move.row]} -> {after[move.row]}, "
         f"nim-sum {before_sum} ({_binary(before_sum, width)}) -> "
         f"{after_sum} ({_binary(after_sum, width)})"
     )
@@ -90,8 +90,12 @@ def explain_move(rows: tuple[int, ...], move: NimMove, misere: bool) -> str:
         plural = "s" if ones != 1 else ""
         text += f", leaving {ones} single chip{plural} (odd: the opponent takes the last)"
     elif after_sum == 0:
-        text += ", every column even"
+        text += ": every column even"
     return text
+
+
+def describe_move(move: NimMove) -> str:
+    return f"take {move.take} from row {move.row + 1}"
 
 
 def binary_table(rows: tuple[int, ...]) -> Table:
@@ -167,7 +171,7 @@ def analyse(
         console.print(f"Under {mode} the player to move [bold green]wins[/] with perfect play.")
         console.print("Winning moves:")
         for m in winning_moves(counts, misere):
-            console.print(f"  {explain_move(counts, m, misere)}")
+            console.print(f"  {describe_move(m)}: {explain_move(counts, m, misere)}")
     else:
         why = (
             "an odd number of single chips is left"
@@ -309,7 +313,8 @@ class NimPlay:
             return
         m = moves[0]
         self.console.print(
-            f"Hint: {explain_move(rows, m, self.game.misere)}. Type: {m.row + 1} {m.take}"
+            f"Hint: {describe_move(m)} ({explain_move(rows, m, self.game.misere)}). "
+            f"Type: {m.row + 1} {m.take}"
         )
 
     def program_says(self, rows: tuple[int, ...], move: NimMove, winning: bool) -> str:

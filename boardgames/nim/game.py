@@ -135,8 +135,7 @@ class Nim:
         n = len(state) - 1
         if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
             raise GameError(
-                "type a row and a count, e.g. '2 3' takes 3 chips from row 2"
-                " (or hint, undo, new, quit)"
+                "type a row and a count ('2 3' takes 3 chips from row 2), or hint, undo, new, quit"
             )
         row, take = int(words[0]), int(words[1])
         if not 1 <= row <= n:
