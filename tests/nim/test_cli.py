@@ -54,7 +54,8 @@ def test_analyse_bad_input_is_one_clear_line() -> None:
         (["3", "x"], "'x' is not a number of chips"),
         (["3", "21"], "row 2 has 21 chips; a row holds 0 to 20"),
         (["1"] * 15, "15 rows given; at most 14"),
-        (["3", "-1"], "row 2 has -1 chips"),
+        (["--", "3", "-1"], "row 2 has -1 chips"),
+        (["3", "-1"], "No such option '-1'"),
         (["3", "--max-chips", "0"], "--max-chips must be between 1 and 1000"),
     ]:
         result = run(["nim", "analyse", *args])
