@@ -1,0 +1,276 @@
+"""Kalah as a game of the shared protocol: setup checks, states, moves and the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from rich.text import Text
+
+from boardgames.core.protocol import GameError, State
+from boardgames.kalah import rules
+from boardgames.kalah.eval import EVALUATION_FUNCTIONS, EVALUATIONS
+
+MIN_PITS, MAX_PITS = 1, 12
+MIN_SEEDS, MAX_SEEDS = 1, 20
+MAX_STONES = 2 * MAX_PITS * MAX_SEEDS
+"""Most stones a board may hold (the largest supported start position); bounds eval values."""
+
+PLAYER_NAMES = ("A", "B")
+
+
+@dataclass(frozen=True)
+class Kalah:
+    """Kalah with ``pits`` pits a side, ``seeds`` stones a pit, ``rules`` classic or etudes.
+
+    ``evaluation`` names the heuristic :meth:`evaluate` uses (see eval.py).
+
+    State layout (numpy int64 array of length ``2m + 3``, m = pits): indices ``0..2m+1``
+    are the board in the RULES.md numbering (``0..m-1`` A's pits, ``m`` A's store,
+    ``m+1..2m`` B's pits, ``2m+1`` B's store); index ``2m + 2`` is the side to move
+    (0 = A, 1 = B).
+
+    A protocol move is one sowing given by the absolute index of the pit sown (A: 0..m-1,
+    B: m+1..2m). In classic rules ``play`` reports ``again=True`` after an extra turn (the
+    last stone in the own store and the game not over); in etudes rules a whole relay
+    chain is one move and ``again`` is always False. Once the game is over the side to
+    move is flipped as usual and there are no legal moves.
+    """
+
+    pits: int = 6
+    seeds: int = 6
+    rules: str = "classic"
+    evaluation: str = "store"
+    name: str = "kalah"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pits, int) or not MIN_PITS <= self.pits <= MAX_PITS:
+            raise GameError(f"pits must be {MIN_PITS} to {MAX_PITS} a side, got {self.pits}")
+        if not isinstance(self.seeds, int) or not MIN_SEEDS <= self.seeds <= MAX_SEEDS:
+            raise GameError(f"seeds must be {MIN_SEEDS} to {MAX_SEEDS} a pit, got {self.seeds}")
+        if self.rules not in rules.RULE_SETS:
+            raise GameError(
+                f"rules must be one of {', '.join(rules.RULE_SETS)}, got {self.rules!r}"
+            )
+        if self.evaluation not in EVALUATIONS:
+            raise GameError(
+                f"evaluation must be one of {', '.join(EVALUATIONS)}, got {self.evaluation!r}"
+            )
+
+    # --- layout helpers -----------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Holes on the board: ``2 * pits + 2``."""
+        return 2 * self.pits + 2
+
+    @property
+    def total_stones(self) -> int:
+        return 2 * self.pits * self.seeds
+
+    def store_index(self, player: int) -> int:
+        return rules.store_index(self.pits, player)
+
+    def pit_range(self, player: int) -> range:
+        return rules.pit_range(self.pits, player)
+
+    def board(self, state: State) -> list[int]:
+        """The ``2m + 2`` board holes of ``state`` as a list of ints."""
+        return [int(x) for x in state[: self.size]]
+
+    def make_state(self, board: list[int] | tuple[int, ...], to_move: int = 0) -> State:
+        """A state from board holes (RULES.md numbering) and the side to move.
+
+        Raises GameError unless there are ``2m + 2`` non-negative counts, at least one stone,
+        at most :data:`MAX_STONES` in all, and ``to_move`` is 0 or 1.
+        """
+        if len(board) != self.size:
+            raise GameError(
+                f"a board with {self.pits} pits a side has {self.size} holes, got {len(board)}"
+            )
+        if any(x < 0 for x in board):
+            raise GameError("stone counts cannot be negative")
+        total = sum(board)
+        if not 1 <= total <= MAX_STONES:
+            raise GameError(f"a board holds 1 to {MAX_STONES} stones in all, got {total}")
+        if to_move not in (0, 1):
+            raise GameError("the side to move is 0 (A) or 1 (B)")
+        return np.array([*board, to_move], dtype=np.int64)
+
+    # --- protocol ----------------------------------------------------------------------
+    def initial_state(self, first: int = 0) -> State:
+        """The start position, A to move unless ``first`` is 1 (B)."""
+        m = self.pits
+        board = [self.seeds] * m + [0] + [self.seeds] * m + [0]
+        return np.array([*board, first], dtype=np.int64)
+
+    def to_move(self, state: State) -> int:
+        return int(state[self.size])
+
+    def legal_moves(self, state: State) -> list[int]:
+        s = state.tolist()
+        m, mover = self.pits, s[-1]
+        if rules.is_over(s, m, mover, self.rules):
+            return []
+        return [i for i in rules.pit_range(m, mover) if s[i] > 0]
+
+    def play(self, state: State, move: int) -> tuple[State, bool]:
+        s = state.tolist()
+        m = self.pits
+        mover = s.pop()
+        if (
+            move not in rules.pit_range(m, mover)
+            or s[move] == 0
+            or rules.is_over(s, m, mover, self.rules)
+        ):
+            raise GameError(f"illegal move {move} for {PLAYER_NAMES[mover]}")
+        if self.rules == rules.CLASSIC:
+            again, _ = rules.classic_move(s, m, mover, move)
+        else:
+            rules.etudes_move(s, m, mover, move)
+            again = False
+        s.append(mover if again else 1 - mover)
+        return np.array(s, dtype=np.int64), again
+
+    def outcome(self, state: State) -> int | None:
+        s = state.tolist()
+        return rules.final_margin(s, self.pits, s[-1], self.rules)
+
+    def evaluate(self, state: State) -> int:
+        return EVALUATION_FUNCTIONS[self.evaluation](state.tolist(), self.pits, int(state[-1]))
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+    def parse_move(self, text: str, state: State) -> int:
+        """Parse a pit number; GameError with a one-line reason unless it is a legal sowing."""
+        mover = self.to_move(state)
+        own = self.pit_range(mover)
+        legal = self.legal_moves(state)
+        allowed = " ".join(map(str, legal)) or "none: the game is over"
+        word = text.strip()
+        if not word.isdigit():
+            raise GameError(
+                f"type the number of one of your pits ({own[0]} to {own[-1]}); legal now: {allowed}"
+            )
+        pit = int(word)
+        if pit not in own:
+            raise GameError(
+                f"pit {pit} is not one of {PLAYER_NAMES[mover]}'s pits "
+                f"({own[0]} to {own[-1]}); legal now: {allowed}"
+            )
+        if pit not in legal:
+            raise GameError(f"pit {pit} is empty; legal now: {allowed}")
+        return pit
+
+    # --- compound moves ----------------------------------------------------------------
+    def compound_moves(self, state: State) -> list[tuple[tuple[int, ...], State]]:
+        """Every compound move (RULES.md 1) with its resulting position.
+
+        In lexicographic order of the pit sequences; a compound move may end early because
+        the game ended. In etudes rules each move is a compound move of one pit.
+        """
+        out: list[tuple[tuple[int, ...], State]] = []
+
+        def extend(s: State, prefix: tuple[int, ...]) -> None:
+            for move in self.legal_moves(s):
+                child, again = self.play(s, move)
+                if again:
+                    extend(child, (*prefix, move))
+                else:
+                    out.append(((*prefix, move), child))
+
+        extend(state, ())
+        return out
+
+    def play_compound(self, state: State, pits: list[int] | tuple[int, ...]) -> State:
+        """Play a whole compound move; GameError unless it is exactly one player's turn."""
+        if not pits:
+            raise GameError("a compound move has at least one pit")
+        player = self.to_move(state)
+        for k, pit in enumerate(pits):
+            if self.outcome(state) is not None:
+                raise GameError(f"the game is over before pit {pit}")
+            if self.to_move(state) != player:
+                done = " ".join(map(str, pits[:k]))
+                raise GameError(
+                    f"after {done} the turn passes to {PLAYER_NAMES[1 - player]} (no extra turn)"
+                )
+            try:
+                pit = self.parse_move(str(pit), state)
+            except GameError as e:
+                raise GameError(f"pit {pit}: {e}") from None
+            state, _ = self.play(state, pit)
+        return state
+
+    # --- final result ------------------------------------------------------------------
+    def final_stores(self, state: State) -> tuple[int, int] | None:
+        """(A, B) final scores when the game is over (pit stones as the rules assign them)."""
+        margin = self.outcome(state)
+        if margin is None:
+            return None
+        b = self.board(state)
+        m = self.pits
+        if self.rules == rules.ETUDES and rules.more_than_half(b, m):
+            return b[m], b[2 * m + 1]
+        return b[m] + rules.side_stones(b, m, 0), b[2 * m + 1] + rules.side_stones(b, m, 1)
+
+    # --- drawing -----------------------------------------------------------------------
+    def render(self, state: State, highlight: int | None = None) -> Text:
+        """The board in the RULES.md layout, pit numbers above (B) and below (A).
+
+        ``highlight`` marks one hole (for example the last one sown into).
+        """
+        return render_board(self.board(state), self.pits, self.to_move(state), highlight)
+
+
+def render_board(
+    board: list[int], m: int, to_move: int | None = None, highlight: int | None = None
+) -> Text:
+    """Draw ``board`` as in RULES.md: B's pits right to left on top, A's left to right below."""
+    w = max(2, *(len(str(x)) for x in board), len(str(2 * m)))
+    sw = max(w + 1, 3)
+    cell = "-" * (w + 2)
+    store_cell = "-" * (sw + 2)
+    text = Text()
+
+    def num(value: int, index: int) -> Text:
+        style = "bold yellow" if index == highlight else ("bold" if value else "dim")
+        return Text(str(value).rjust(w), style=style)
+
+    def label(index: int) -> str:
+        return str(index).rjust(w)
+
+    b_pits = list(range(2 * m, m, -1))
+    a_pits = list(range(0, m))
+    pad = " " * (sw + 5)
+    text.append(pad + "   ".join(label(i) for i in b_pits) + "    <- B's pits\n", style="cyan")
+    border = "+" + store_cell + "+" + "+".join([cell] * m) + "+" + store_cell + "+\n"
+    text.append(border)
+
+    def pit_row(indices: list[int]) -> None:
+        text.append("|" + " " * (sw + 2) + "|")
+        for i in indices:
+            text.append(" ")
+            text.append_text(num(board[i], i))
+            text.append(" |")
+        text.append(" " * (sw + 2) + "|\n")
+
+    pit_row(b_pits)
+    inner = "+" + "+".join([cell] * m) + "+"
+    text.append("| ")
+    text.append_text(
+        Text(str(board[2 * m + 1]).rjust(sw), style=_store_style(2 * m + 1, highlight))
+    )
+    text.append(" " + inner + " ")
+    text.append_text(Text(str(board[m]).ljust(sw), style=_store_style(m, highlight)))
+    text.append(" |   B's store left, A's store right\n")
+    pit_row(a_pits)
+    text.append(border)
+    text.append(pad + "   ".join(label(i) for i in a_pits) + "    <- A's pits", style="cyan")
+    if to_move is not None:
+        text.append(f"\n{PLAYER_NAMES[to_move]} to move")
+    return text
+
+
+def _store_style(index: int, highlight: int | None) -> str:
+    return "bold yellow" if index == highlight else "bold green"
