@@ -14,6 +14,7 @@ import click
 # A new game adds its line here; nothing else in this file changes.
 COMMANDS: dict[str, tuple[str, str]] = {
     "nim": ("boardgames.nim.cli:nim", "Nim with Bouton's winning strategy: play and analyse."),
+    "queens": ("boardgames.queens.cli:queens", "N queens: enumerate and count solutions."),
     "compare": (
         "boardgames.compare_cli:compare",
         "Compare search strategies or counting methods side by side.",
