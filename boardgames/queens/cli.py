@@ -1,0 +1,488 @@
+"""``boardgames queens``: enumerate and count N-queens solutions; ``compare queens``.
+
+Only the pure-Python solver is imported here; numba loads inside ``count`` and
+``compare`` when a jitted method runs, and matplotlib only for ``--plot``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Iterable, Iterator
+
+import click
+from rich.columns import Columns
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from boardgames.core.console import make_console, print_json
+from boardgames.core.protocol import GameError
+from boardgames.queens.solve import (
+    MAX_COUNT_N,
+    MAX_SOLVE_N,
+    Solution,
+    check_n,
+    fundamental_solutions,
+    solutions,
+)
+
+FORMATS = ("text", "board", "json", "csv")
+QUEEN = "♛"
+
+
+def _check(n: int, high: int) -> int:
+    try:
+        return check_n(n, high)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _n_option(default: int = 8):
+    return click.option(
+        "-n",
+        "--n",
+        "n",
+        type=int,
+        default=default,
+        show_default=True,
+        help="Board size N (N queens on an N×N board).",
+    )
+
+
+@click.group()
+def queens() -> None:
+    """The N-queens puzzle (RULES.md section 5).
+
+    Place N queens on an N×N board so that no two share a row, column or diagonal. A
+    solution is written as the queen's column in each row, row 1 first: 1 5 8 6 3 7 2 4.
+    """
+
+
+# --- solve -------------------------------------------------------------------------------
+
+
+def render_board(sol: Solution, title: str) -> Table:
+    """A checkered board with the queens; readable without colour (dots on empty squares)."""
+    n = len(sol)
+    grid = Table.grid(padding=0)
+    grid.title = title
+    grid.title_justify = "left"
+    grid.add_column(justify="right")
+    grid.add_column()
+    for r in range(n):
+        line = Text()
+        for c in range(n):
+            bg = "on grey70" if (r + c) % 2 == 0 else "on grey42"
+            if sol[r] == c + 1:
+                line.append(f" {QUEEN} ", style=f"bold black {bg}")
+            else:
+                line.append(" · ", style=f"grey30 {bg}" if (r + c) % 2 == 0 else f"grey58 {bg}")
+        grid.add_row(f"{r + 1} ", line)
+    grid.add_row("", Text("".join(f"{c + 1:^3}" for c in range(n)), style="dim"))
+    return grid
+
+
+def _stream(n: int, fundamental: bool, limit: int | None) -> Iterator[tuple[Solution, int]]:
+    source: Iterable[tuple[Solution, int]] = (
+        fundamental_solutions(n) if fundamental else ((s, 1) for s in solutions(n))
+    )
+    for i, item in enumerate(source):
+        if limit is not None and i >= limit:
+            return
+        yield item
+
+
+def _summary(n: int, count: int, fundamental: bool, limit: int | None) -> str:
+    kind = "fundamental solution" if fundamental else "solution"
+    plural = "" if count == 1 else "s"
+    if limit is not None and count == limit:
+        return f"First {count} {kind}{plural} for N = {n} (--limit {limit})."
+    if count == 0:
+        return f"No {kind}s for N = {n}: no way to place {n} non-attacking queens."
+    return f"{count} {kind}{plural} for N = {n}."
+
+
+@queens.command()
+@_n_option()
+@click.option(
+    "--fundamental",
+    is_flag=True,
+    help="One solution per symmetry class (rotations and reflections), with the class size.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS, case_sensitive=False),
+    default="text",
+    show_default=True,
+    help="text: one solution a line; board: drawn boards; json: one object; csv: a table.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many solutions (the search streams: large N answers at once).",
+)
+def solve(n: int, fundamental: bool, fmt: str, limit: int | None) -> None:
+    """List the solutions for N in lexicographic order (the classic backtracking).
+
+    Columns are 1-based, row 1 first. With --fundamental each symmetry class is shown
+    once, as its lexicographically smallest member, with the number of solutions in it.
+    """
+    _check(n, MAX_SOLVE_N)
+    fmt = fmt.lower()
+    stream = _stream(n, fundamental, limit)
+    if fmt == "json":
+        _solve_json(n, fundamental, stream)
+    elif fmt == "csv":
+        _solve_csv(n, fundamental, stream)
+    elif fmt == "board":
+        _solve_board(n, fundamental, limit, stream)
+    else:
+        count = 0
+        for sol, size in stream:
+            line = " ".join(map(str, sol))
+            click.echo(f"{line}  (class of {size})" if fundamental else line)
+            count += 1
+        click.echo(_summary(n, count, fundamental, limit), err=True)
+
+
+def _solve_json(n: int, fundamental: bool, stream: Iterator[tuple[Solution, int]]) -> None:
+    """One JSON object, written as the solutions come (the count goes last)."""
+    out = sys.stdout
+    out.write(f'{{"n": {n}, "fundamental": {json.dumps(fundamental)}, "solutions": [')
+    count = 0
+    sizes: list[int] = []
+    for sol, size in stream:
+        out.write((", " if count else "") + json.dumps(list(sol)))
+        sizes.append(size)
+        count += 1
+    out.write("]")
+    if fundamental:
+        out.write(f', "class_sizes": {json.dumps(sizes)}')
+    out.write(f', "count": {count}}}\n')
+
+
+def _solve_csv(n: int, fundamental: bool, stream: Iterator[tuple[Solution, int]]) -> None:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header = ["solution", *(f"row{r}" for r in range(1, n + 1))]
+    writer.writerow([*header, "class_size"] if fundamental else header)
+    for i, (sol, size) in enumerate(stream, 1):
+        writer.writerow([i, *sol, size] if fundamental else [i, *sol])
+        sys.stdout.write(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+    sys.stdout.write(buf.getvalue())
+
+
+def _solve_board(
+    n: int, fundamental: bool, limit: int | None, stream: Iterator[tuple[Solution, int]]
+) -> None:
+    """Boards side by side as many as fit the terminal, printed a line of boards at a time."""
+    console = make_console()
+    per_line = max(1, console.width // (3 * n + 6))
+    count = 0
+    line: list[Table] = []
+    for sol, size in stream:
+        count += 1
+        title = f"#{count}  {' '.join(map(str, sol))}"
+        if fundamental:
+            title += f"  (class of {size})"
+        line.append(render_board(sol, title))
+        if len(line) == per_line:
+            _print_boards(console, line)
+            line = []
+    if line:
+        _print_boards(console, line)
+    console.print(_summary(n, count, fundamental, limit))
+
+
+def _print_boards(console: Console, boards: list[Table]) -> None:
+    console.print(Columns(boards, padding=(0, 3)) if len(boards) > 1 else boards[0])
+    console.print()
+
+
+# --- count -------------------------------------------------------------------------------
+
+
+def _method_help() -> str:
+    from boardgames.queens.counting import METHODS
+
+    return "; ".join(f"{k}: {v}" for k, v in METHODS.items())
+
+
+def _pick_method(method: str, n: int, workers: int | None) -> str:
+    if method != "auto":
+        return method
+    return "bitmask" if n <= 9 and workers is None else "parallel"
+
+
+def _progress_bar(console: Console, label: str):
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("subtrees"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+@queens.command()
+@_n_option()
+@click.option("--fundamental", is_flag=True, help="Count symmetry classes instead.")
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "naive", "tables", "bitmask", "numba", "parallel"]),
+    default="auto",
+    show_default=True,
+    help="How to count (auto: bitmask up to N = 9, parallel above). " + _method_help(),
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads for --method parallel (default: every core).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: bool) -> None:
+    """Count the solutions for N (1 to 24) without listing them.
+
+    Long counts show a progress bar with an ETA, measured in finished subtrees (the
+    first rows pre-placed); Ctrl-C stops cleanly. Times exclude loading the numba
+    kernels (a one-off compile on first use, cached afterwards).
+    """
+    from boardgames.queens.counting import Interrupted, run_count
+
+    _check(n, MAX_COUNT_N)
+    method = _pick_method(method, n, workers)
+    if workers is not None and method != "parallel":
+        raise click.UsageError("--workers applies to --method parallel only")
+    if workers is not None:
+        import os
+
+        cores = os.cpu_count() or 1
+        if workers > cores:
+            raise click.UsageError(f"--workers {workers}: this machine has {cores} cores")
+    err = make_console(stderr=True)
+    show = err.is_terminal and not as_json and n >= (10 if method in ("naive", "tables") else 14)
+    try:
+        if show:
+            with _progress_bar(err, f"N = {n}, {method}") as bar:
+                task = bar.add_task("count", total=None)
+                result = run_count(
+                    n,
+                    method,
+                    fundamental,
+                    workers,
+                    lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        else:
+            result = run_count(n, method, fundamental, workers)
+    except Interrupted as e:
+        err.print(f"Interrupted: {e.done} of {e.total} subtrees counted, no result.")
+        raise SystemExit(130) from None
+    if as_json:
+        print_json(result.as_dict())
+        return
+    kind = "fundamental solutions" if fundamental else "solutions"
+    how = f"{result.method}, {result.workers} workers" if method == "parallel" else method
+    make_console().print(
+        f"N = {n}: [bold]{result.count:,}[/] {kind} ({how}, {result.seconds:.3f} s)"
+    )
+
+
+# --- compare -------------------------------------------------------------------------------
+
+
+@click.command("queens")
+@_n_option(default=10)
+@click.option("--fundamental", is_flag=True, help="Compare fundamental counts instead.")
+@click.option(
+    "--methods",
+    default="naive,tables,bitmask,numba,parallel",
+    show_default=True,
+    help="Comma-separated methods to run, slowest first is clearest.",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Threads for parallel.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw the times as a bar chart into this PNG file (needs matplotlib).",
+)
+def compare_command(
+    n: int,
+    fundamental: bool,
+    methods: str,
+    workers: int | None,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """Run the N-queens counting methods on the same N and show them side by side.
+
+    From the naive board that marks attacked squares to the parallel jitted kernel:
+    count, seconds and speed-up over the first method. Checks that every count agrees
+    (and exits with status 1 if not). JIT compile/load time is shown apart.
+    """
+    from boardgames.queens.counting import JIT_METHODS, METHODS, Interrupted, load_kernels
+
+    _check(n, MAX_COUNT_N)
+    chosen = [m.strip().lower() for m in methods.split(",") if m.strip()]
+    unknown = [m for m in chosen if m not in METHODS]
+    if unknown or not chosen:
+        raise click.UsageError(
+            f"unknown method {', '.join(unknown) or '(none)'}; choose from {', '.join(METHODS)}"
+        )
+    if len(set(chosen)) != len(chosen):
+        raise click.UsageError("each method may appear once in --methods")
+    plot_path = plot
+    if plot_path is not None and not plot_path.lower().endswith(".png"):
+        raise click.UsageError(f"--plot {plot_path}: the file name must end in .png")
+    if plot_path is not None:
+        _need_matplotlib()
+
+    from boardgames.queens.counting import run_count
+
+    err = make_console(stderr=True)
+    jit_seconds = None
+    if any(m in JIT_METHODS for m in chosen):
+        import time
+
+        t0 = time.perf_counter()
+        with err.status("Loading the numba kernels (compiled once, then cached)..."):
+            load_kernels("parallel" if "parallel" in chosen else "numba", workers)
+        jit_seconds = time.perf_counter() - t0
+    results = []
+    try:
+        for m in chosen:
+            with err.status(f"Counting N = {n} by {m}..."):
+                results.append(run_count(n, m, fundamental, workers if m == "parallel" else None))
+    except Interrupted:
+        err.print("Interrupted: comparison stopped.")
+        raise SystemExit(130) from None
+    counts = {r.count for r in results}
+    agree = len(counts) == 1
+    base = results[0].seconds
+    rows = [
+        {
+            "method": r.method,
+            "count": r.count,
+            "seconds": round(r.seconds, 6),
+            "speedup": round(base / r.seconds, 2) if r.seconds > 0 else None,
+            "workers": r.workers,
+        }
+        for r in results
+    ]
+    if plot_path is not None:
+        _plot(plot_path, n, fundamental, rows)
+    if as_json:
+        print_json(
+            {
+                "game": "queens",
+                "n": n,
+                "fundamental": fundamental,
+                "agree": agree,
+                "jit_load_seconds": None if jit_seconds is None else round(jit_seconds, 3),
+                "methods": rows,
+            }
+        )
+    else:
+        _compare_table(n, fundamental, rows, jit_seconds, agree, plot_path)
+    if not agree:
+        raise SystemExit(1)
+
+
+def _compare_table(
+    n: int,
+    fundamental: bool,
+    rows: list[dict[str, object]],
+    jit_seconds: float | None,
+    agree: bool,
+    plot_path: str | None,
+) -> None:
+    from boardgames.queens.counting import METHODS
+
+    console = make_console()
+    kind = "fundamental solutions" if fundamental else "solutions"
+    table = Table(title=f"{n} queens: counting {kind}")
+    table.add_column("method")
+    table.add_column("how")
+    table.add_column("count", justify="right")
+    table.add_column("seconds", justify="right")
+    table.add_column(f"speed-up vs {rows[0]['method']}", justify="right")
+    for r in rows:
+        how = METHODS[str(r["method"])]
+        if r["method"] == "parallel":
+            how += f" ({r['workers']} threads)"
+        sp = r["speedup"]
+        table.add_row(
+            str(r["method"]),
+            how,
+            f"{r['count']:,}",
+            f"{r['seconds']:.4f}",
+            "-" if sp is None else f"{sp:,.1f}x",
+        )
+    console.print(table)
+    if jit_seconds is not None:
+        console.print(f"numba kernels loaded in {jit_seconds:.2f} s (not in the times above).")
+    if agree:
+        console.print(f"[bold green]All {len(rows)} methods agree[/]: {rows[0]['count']:,}.")
+    else:
+        console.print(
+            "[bold red]DISAGREE[/]: " + ", ".join(f"{r['method']} {r['count']:,}" for r in rows)
+        )
+    if plot_path is not None:
+        console.print(f"Plot written to {plot_path}.")
+
+
+def _need_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "--plot needs matplotlib, which is not installed; "
+            "install the optional extra: pip install 'boardgames[plot]'"
+        ) from None
+
+
+def _plot(path: str, n: int, fundamental: bool, rows: list[dict[str, object]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [str(r["method"]) for r in rows]
+    secs = [max(float(r["seconds"]), 1e-6) for r in rows]  # type: ignore[arg-type]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    bars = ax.barh(names[::-1], secs[::-1], color="tab:blue")
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds (log scale)")
+    kind = "fundamental solutions" if fundamental else "solutions"
+    ax.set_title(f"{n} queens: counting {kind} ({rows[0]['count']:,})")
+    for bar, s in zip(bars, secs[::-1], strict=True):
+        ax.text(s, bar.get_y() + bar.get_height() / 2, f" {s:.3g} s", va="center")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,173 @@
+"""Run a count by any method, in batches of subtasks, with progress and clean interrupts.
+
+This module is the one place that knows every counting method. It imports numba only
+when a jitted method runs (inside :func:`run_count`), so the CLI can import it freely.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from boardgames.queens.solve import (
+    PURE_METHODS,
+    check_n,
+    count_fixed_by_rotation,
+    fundamental_from_fixed,
+    solutions,
+    subtasks,
+)
+
+JIT_METHODS: dict[str, str] = {
+    "numba": "jitted bitmask backtracking, explicit stack, mirror halving, one thread",
+    "parallel": "the numba kernel over pre-placed first rows with prange, all cores",
+}
+METHODS: dict[str, str] = {name: desc for name, (_, _, desc) in PURE_METHODS.items()}
+METHODS.update(JIT_METHODS)
+"""Every counting method, fastest last, with a one-line description."""
+
+PURE_DEPTH = 2
+"""Rows pre-placed per subtask by the pure-Python methods (progress granularity)."""
+JIT_DEPTH = 3
+"""Rows pre-placed per subtask by the jitted methods (enough subtasks to balance threads)."""
+BATCH_SECONDS = 0.25
+"""Target length of one kernel call: progress updates and Ctrl-C are seen this often."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` with the subtasks finished so far."""
+
+
+@dataclass
+class CountResult:
+    """The outcome of one count."""
+
+    n: int
+    method: str
+    fundamental: bool
+    count: int
+    seconds: float
+    workers: int = 1
+    subtasks: int = 0
+    extra: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "fundamental": self.fundamental,
+            "count": self.count,
+            "method": self.method,
+            "seconds": round(self.seconds, 6),
+            "workers": self.workers,
+        }
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a count; says how far it got."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} subtasks")
+        self.done = done
+        self.total = total
+
+
+def load_kernels(method: str, workers: int | None = None) -> tuple[object, int]:
+    """Import (and if needed compile) the kernels for a jitted method; return the module and
+    the number of threads it will use. Compiling happens here, not inside the timing."""
+    from boardgames.queens import kernels
+
+    used = kernels.set_workers(workers) if method == "parallel" else 1
+    kernels.warm_up()
+    return kernels, used
+
+
+def _count_total(
+    n: int, method: str, workers: int | None, progress: Progress | None
+) -> tuple[int, int, int]:
+    """(total count, subtasks, workers used) for the all-solutions count."""
+    done = 0
+    if method in PURE_METHODS:
+        counter, mirror, _ = PURE_METHODS[method]
+        tasks = subtasks(n, PURE_DEPTH, mirror)
+        total = 0
+        try:
+            for prefix, weight in tasks:
+                total += weight * counter(n, prefix)
+                done += 1
+                if progress:
+                    progress(done, len(tasks))
+        except KeyboardInterrupt:
+            raise Interrupted(done, len(tasks)) from None
+        return total, len(tasks), 1
+
+    kernels, used = load_kernels(method, workers)
+    tasks = subtasks(n, JIT_DEPTH, True)
+    (cols, ld, rd), weights = kernels.task_arrays(n, tasks)  # type: ignore[attr-defined]
+    kernel = (
+        kernels.count_tasks_parallel  # type: ignore[attr-defined]
+        if method == "parallel"
+        else kernels.count_tasks  # type: ignore[attr-defined]
+    )
+    total = 0
+    batch = max(1, 4 * used)
+    try:
+        while done < len(tasks):
+            lo, hi = done, min(len(tasks), done + batch)
+            t0 = time.perf_counter()
+            counts = kernel(n, cols[lo:hi], ld[lo:hi], rd[lo:hi])
+            spent = time.perf_counter() - t0
+            total += int((counts * weights[lo:hi]).sum())
+            done = hi
+            if progress:
+                progress(done, len(tasks))
+            # grow (at most 4x) or shrink the batch towards BATCH_SECONDS per call
+            per_task = spent / (hi - lo)
+            batch = max(used, min(4 * batch, int(BATCH_SECONDS / max(per_task, 1e-7))))
+    except KeyboardInterrupt:
+        raise Interrupted(done, len(tasks)) from None
+    return total, len(tasks), used
+
+
+def run_count(
+    n: int,
+    method: str,
+    fundamental: bool = False,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> CountResult:
+    """Count all (or fundamental) solutions for N by ``method``; time excludes JIT loading.
+
+    Fundamental counts use Burnside's lemma (see :mod:`boardgames.queens.solve`): the total
+    by ``method`` plus the solutions fixed by the 90° and 180° rotations, except for
+    ``naive``, which canonicalises every solution (slow, and independent of Burnside).
+    Raises :class:`Interrupted` on Ctrl-C.
+    """
+    check_n(n)
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}")
+    if method in JIT_METHODS:
+        load_kernels(method, workers)
+    t0 = time.perf_counter()
+    if fundamental and method == "naive":
+        try:
+            from boardgames.queens.solve import canonical
+
+            count = sum(1 for sol in solutions(n) if sol == canonical(sol))
+        except KeyboardInterrupt:
+            raise Interrupted(0, 1) from None
+        return CountResult(n, method, True, count, time.perf_counter() - t0, 1, 1)
+    total, ntasks, used = _count_total(n, method, workers, progress)
+    extra: dict[str, int] = {}
+    count = total
+    if fundamental:
+        if method in JIT_METHODS:
+            from boardgames.queens import kernels
+
+            fixed180 = int(kernels.count_fixed_by_rotation(n, False))
+            fixed90 = int(kernels.count_fixed_by_rotation(n, True))
+        else:
+            fixed180 = count_fixed_by_rotation(n, False)
+            fixed90 = count_fixed_by_rotation(n, True)
+        count = fundamental_from_fixed(n, total, fixed180, fixed90)
+        extra = {"total": total, "fixed_by_180": fixed180, "fixed_by_90": fixed90}
+    return CountResult(n, method, fundamental, count, time.perf_counter() - t0, used, ntasks, extra)
