@@ -1,0 +1,603 @@
+"""The numba-jitted negamax family, generic over a game's jitted rule functions.
+
+A game plugs in by giving five plain jitted functions over a stack of states
+(:class:`GameKernels`); ``states`` is a 2-D int64 array whose row ``ply`` is the position
+``ply`` single moves below the root (each game documents the cells of a row):
+
+* ``gen_moves(states, ply, params, moves) -> n``: legal moves of ``states[ply]`` into
+  ``moves[ply, :n]`` in the game's natural order (the order of ``Game.legal_moves``);
+* ``apply_move(states, ply, move, params) -> again``: copy ``states[ply]`` into
+  ``states[ply + 1]`` and play ``move`` there (copy-make, no unmake); ``again`` is True
+  when the same player moves again (Kalah's extra turn);
+* ``result(states, ply, params) -> int``: :data:`NOT_OVER`, or the final margin for the
+  side to move (``Game.outcome``);
+* ``evaluate(states, ply, params) -> int``: the heuristic for the side to move;
+* ``priority(states, ply, move, params) -> int``: a move-ordering bonus (only ordering
+  depends on it; 0 everywhere is fine).
+
+``params`` is an int64 array of the game's settings. No Python object is touched in the
+hot loop and nothing is allocated per node: all buffers live in a :class:`Workspace`.
+
+How the rule functions reach the search (measured, see docs/sections/engine.md): numba
+can take jitted functions as arguments, but the compiled search is then keyed by the
+functions' per-process identity and ``cache=True`` misses in every new process (several
+seconds of compile before the first move). Instead :func:`build_engine` makes the kernels
+per game as closures over the rule functions and gives them an on-disk cache keyed by the
+game's kernel source (:class:`_GameCache`), so a fresh process loads them in well under a
+second. The rule calls are direct calls that LLVM can inline.
+
+Scores follow :mod:`boardgames.core.protocol` exactly as core/search.py does: a finished
+game scores ``terminal_score(result, ply)`` with ``ply`` counting every single move from
+the root; depth 0 evaluates; a move with ``again`` neither flips the sign nor (unless the
+``AGAIN_IS_PLY`` flag is set) costs depth.
+
+Strategies (kernels here, drivers in core/strategies.py):
+
+* ``minimax``: plain negamax (every node visited);
+* ``alphabeta``: Knuth-Moore F2, fail-hard, natural order, the first strictly better move
+  kept - the same tree, value, best move and node count as core/search.alphabeta;
+* ``search`` with flags: ``ORDER`` (game priority, then two killer moves per ply, then the
+  history heuristic), ``TT`` (transposition table, its move first; bounds reused only from
+  entries searched to the same remaining depth, as core/search.alphabeta_tt, hence exact
+  at every depth), ``PVS`` (null windows after the first move), ``SOFT`` (fail-soft, needed
+  by MTD(f)).
+
+Transposition table: Zobrist keys (a random 64-bit word per cell and value, xor-ed over the
+cells of a row), buckets of two entries: the first slot keeps the entry searched deepest
+(replaced when the new search is at least as deep), the second is always replaced. The full
+64-bit key is compared on probe; two positions with the same 64-bit key are taken as equal
+(a chance of about 2^-64 per probe). The table is sized to stay within its MiB budget
+(:class:`TranspositionTable`).
+
+Lines deeper than :data:`MAX_PLY` single moves (never reached by the searches we run) are
+cut and evaluated there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+from numba.core.caching import FunctionCache
+
+from boardgames.core.protocol import INFINITY, MARGIN_UNIT, WIN
+from boardgames.core.protocol import MAX_PLY as _MAX_SCORE_PLY
+
+NOT_OVER = -(1 << 62)
+"""What ``result`` returns while the game goes on."""
+MAX_PLY = 512
+"""Rows of the state stack: the deepest line (in single moves) a search follows."""
+PV_LENGTH = 64
+"""Longest principal variation kept."""
+DEPTH_INF = 1 << 30
+"""Remaining depth that never runs out (search to the end of the game)."""
+HISTORY_SIZE = 4096
+
+AGAIN_IS_PLY, ORDER, TT, PVS, SOFT = 1, 2, 4, 8, 16
+EXACT, LOWER, UPPER = 0, 1, 2
+ENTRY_BYTES = 8 + 8 + 4 + 4 + 1
+"""Bytes per table entry: key, value, move (int32), depth (int32), flag (int8)."""
+
+
+class GameKernels(NamedTuple):
+    """A game's jitted rule functions and a tag that changes when their source changes."""
+
+    gen_moves: Any
+    apply_move: Any
+    result: Any
+    evaluate: Any
+    priority: Any
+    tag: str
+
+
+def kernel_tag(path: str) -> str:
+    """A short hash of a kernel module's source, for the on-disk cache key."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class _GameCache(FunctionCache):
+    """numba's file cache for a closure, keyed by a stable tag instead of the closure's
+    cell contents (jitted functions pickle with a per-process id, so numba's own key
+    would miss in every new process)."""
+
+    def __init__(self, py_func: Any, tag: str) -> None:
+        super().__init__(py_func)
+        self._tag = tag
+
+    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        tag = hashlib.sha256((self._tag + kernel_tag(__file__)).encode()).hexdigest()
+        return (sig, codegen.magic_tuple(), (code, tag))
+
+
+def _jit(func: Any, tag: str) -> Any:
+    dispatcher = njit(func)
+    dispatcher._cache = _GameCache(dispatcher.py_func, tag)
+    return dispatcher
+
+
+@njit(cache=True, inline="always")
+def terminal(result: int, ply: int) -> int:
+    """core.protocol.terminal_score, jitted."""
+    if result == 0:
+        return 0
+    p = min(ply, _MAX_SCORE_PLY)
+    magnitude = WIN + abs(result) * MARGIN_UNIT - p
+    return magnitude if result > 0 else -magnitude
+
+
+@njit(cache=True, inline="always")
+def _to_table(value, ply):
+    if value > WIN // 2:
+        return value + ply
+    if value < -(WIN // 2):
+        return value - ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def _from_table(value, ply):
+    if value > WIN // 2:
+        return value - ply
+    if value < -(WIN // 2):
+        return value + ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def _set_pv(pv, pvlen, ply, move):
+    pv[ply, 0] = move
+    k = min(pvlen[ply + 1], PV_LENGTH - 1)
+    for j in range(k):
+        pv[ply, j + 1] = pv[ply + 1, j]
+    pvlen[ply] = k + 1
+
+
+@njit(cache=True, inline="always")
+def _history_index(move):
+    return (move ^ (move >> 12) ^ (move >> 24)) & (HISTORY_SIZE - 1)
+
+
+class Engine(NamedTuple):
+    """The compiled search kernels of one game (see :func:`build_engine`)."""
+
+    minimax: Any
+    alphabeta: Any
+    search: Any
+    kernels: GameKernels
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def build_engine(k: GameKernels) -> Engine:
+    """The search kernels specialised to one game's rule functions (memoised per tag)."""
+    if k.tag in _ENGINES:
+        return _ENGINES[k.tag]
+    gen_moves, apply_move, result, evaluate, priority = (
+        k.gen_moves,
+        k.apply_move,
+        k.result,
+        k.evaluate,
+        k.priority,
+    )
+
+    def minimax(states, moves, params, pv, pvlen, stats, ply, depth, again_is_ply):
+        stats[0] += 1
+        pvlen[ply] = 0
+        if stats[0] > stats[2]:
+            stats[1] = 1
+            return 0
+        r = result(states, ply, params)
+        if r != NOT_OVER:
+            return terminal(r, ply)
+        if depth <= 0 or ply >= states.shape[0] - 2:
+            return evaluate(states, ply, params)
+        n = gen_moves(states, ply, params, moves)
+        best = -INFINITY
+        for i in range(n):
+            mv = moves[ply, i]
+            again = apply_move(states, ply, mv, params)
+            if again:
+                cd = depth - 1 if again_is_ply else depth
+                t = minimax_(states, moves, params, pv, pvlen, stats, ply + 1, cd, again_is_ply)
+            else:
+                t = -minimax_(
+                    states, moves, params, pv, pvlen, stats, ply + 1, depth - 1, again_is_ply
+                )
+            if stats[1] != 0:
+                return 0
+            if t > best:
+                best = t
+                _set_pv(pv, pvlen, ply, mv)
+        return best
+
+    def alphabeta(
+        states, moves, params, pv, pvlen, stats, frames, depth, alpha, beta, again_is_ply
+    ):
+        # F2 without recursion: frames[ply] = (m, beta, depth, n, i, again) of the open nodes.
+        cap = states.shape[0] - 2
+        ply = 0
+        frames[0, 0] = alpha
+        frames[0, 1] = beta
+        frames[0, 2] = depth
+        enter = True
+        val = 0
+        while True:
+            if enter:
+                stats[0] += 1
+                pvlen[ply] = 0
+                if stats[0] > stats[2]:
+                    stats[1] = 1
+                    return 0
+                r = result(states, ply, params)
+                if r != NOT_OVER:
+                    val = terminal(r, ply)
+                    enter = False
+                    continue
+                if frames[ply, 2] <= 0 or ply >= cap:
+                    val = evaluate(states, ply, params)
+                    enter = False
+                    continue
+                frames[ply, 3] = gen_moves(states, ply, params, moves)
+                frames[ply, 4] = 0
+            else:
+                if ply == 0:
+                    return val
+                ply -= 1
+                t = val if frames[ply, 5] != 0 else -val
+                if t > frames[ply, 0]:
+                    frames[ply, 0] = t
+                    _set_pv(pv, pvlen, ply, moves[ply, frames[ply, 4]])
+                    if t >= frames[ply, 1]:
+                        val = t
+                        continue
+                frames[ply, 4] += 1
+                if frames[ply, 4] >= frames[ply, 3]:
+                    val = frames[ply, 0]
+                    continue
+            # play child frames[ply, 4] of the node at ply and enter it
+            d = frames[ply, 2]
+            again = apply_move(states, ply, moves[ply, frames[ply, 4]], params)
+            c = ply + 1
+            if again:
+                frames[ply, 5] = 1
+                frames[c, 0] = frames[ply, 0]
+                frames[c, 1] = frames[ply, 1]
+                frames[c, 2] = d - 1 if again_is_ply else d
+            else:
+                frames[ply, 5] = 0
+                frames[c, 0] = -frames[ply, 1]
+                frames[c, 1] = -frames[ply, 0]
+                frames[c, 2] = d - 1
+            ply = c
+            enter = True
+
+    def search(
+        states,
+        moves,
+        scores,
+        params,
+        pv,
+        pvlen,
+        stats,
+        tk,
+        tv,
+        tm,
+        td,
+        tf,
+        zob,
+        killers,
+        history,
+        ply,
+        depth,
+        alpha,
+        beta,
+        flags,
+    ):
+        stats[0] += 1
+        pvlen[ply] = 0
+        if stats[0] > stats[2]:
+            stats[1] = 1
+            return 0
+        r = result(states, ply, params)
+        if r != NOT_OVER:
+            return terminal(r, ply)
+        if depth <= 0 or ply >= states.shape[0] - 2:
+            return evaluate(states, ply, params)
+        use_tt = (flags & TT) != 0
+        tt_move = -1
+        h = np.uint64(0)
+        bucket = 0
+        if use_tt:
+            for i in range(states.shape[1]):
+                h ^= zob[i, states[ply, i]]
+            bucket = np.int64(h & np.uint64(tk.shape[0] // 2 - 1)) * 2
+            slot = -1
+            if td[bucket] >= 0 and tk[bucket] == h:
+                slot = bucket
+            elif td[bucket + 1] >= 0 and tk[bucket + 1] == h:
+                slot = bucket + 1
+            if slot >= 0:
+                tt_move = tm[slot]
+                if td[slot] == depth:
+                    v = _from_table(tv[slot], ply)
+                    f = tf[slot]
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        stats[3] += 1
+                        if tt_move >= 0:
+                            pv[ply, 0] = tt_move
+                            pvlen[ply] = 1
+                        return v
+        n = gen_moves(states, ply, params, moves)
+        if (flags & ORDER) != 0:
+            k0 = killers[ply, 0]
+            k1 = killers[ply, 1]
+            for i in range(n):
+                mv = moves[ply, i]
+                sc = priority(states, ply, mv, params) << 40
+                if mv == k0:
+                    sc += 1 << 39
+                elif mv == k1:
+                    sc += 1 << 38
+                sc += history[_history_index(mv)]
+                scores[ply, i] = sc
+            for i in range(1, n):  # stable insertion sort, highest score first
+                sc = scores[ply, i]
+                mv = moves[ply, i]
+                j = i - 1
+                while j >= 0 and scores[ply, j] < sc:
+                    scores[ply, j + 1] = scores[ply, j]
+                    moves[ply, j + 1] = moves[ply, j]
+                    j -= 1
+                scores[ply, j + 1] = sc
+                moves[ply, j + 1] = mv
+        if tt_move >= 0:
+            for i in range(n):
+                if moves[ply, i] == tt_move:
+                    for j in range(i, 0, -1):
+                        moves[ply, j] = moves[ply, j - 1]
+                    moves[ply, 0] = tt_move
+                    break
+        soft = (flags & SOFT) != 0
+        pvs = (flags & PVS) != 0
+        best = -INFINITY if soft else alpha
+        best_move = -1
+        for i in range(n):
+            mv = moves[ply, i]
+            again = apply_move(states, ply, mv, params)
+            cd = depth - 1 if (not again or (flags & AGAIN_IS_PLY) != 0) else depth
+            a = max(alpha, best)
+            if again:
+                if pvs and i > 0:
+                    t = search_(
+                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
+                        zob, killers, history, ply + 1, cd, a, a + 1, flags,
+                    )  # fmt: skip
+                    if a < t < beta:
+                        t = search_(
+                            states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td,
+                            tf, zob, killers, history, ply + 1, cd, a, beta, flags,
+                        )  # fmt: skip
+                else:
+                    t = search_(
+                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
+                        zob, killers, history, ply + 1, cd, a, beta, flags,
+                    )  # fmt: skip
+            else:
+                if pvs and i > 0:
+                    t = -search_(
+                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
+                        zob, killers, history, ply + 1, cd, -a - 1, -a, flags,
+                    )  # fmt: skip
+                    if a < t < beta:
+                        t = -search_(
+                            states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td,
+                            tf, zob, killers, history, ply + 1, cd, -beta, -a, flags,
+                        )  # fmt: skip
+                else:
+                    t = -search_(
+                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
+                        zob, killers, history, ply + 1, cd, -beta, -a, flags,
+                    )  # fmt: skip
+            if stats[1] != 0:
+                return 0
+            if t > best:
+                best = t
+                best_move = mv
+                _set_pv(pv, pvlen, ply, mv)
+                if best >= beta:
+                    if (flags & ORDER) != 0:
+                        if killers[ply, 0] != mv:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = mv
+                        d = min(depth, 64)
+                        history[_history_index(mv)] += d * d
+                    break
+        if use_tt:
+            if best <= alpha:
+                flag = UPPER
+            elif best >= beta:
+                flag = LOWER
+            else:
+                flag = EXACT
+            store_move = best_move if best_move >= 0 else tt_move
+            slot = bucket
+            if td[bucket] >= 0 and tk[bucket] != h and td[bucket] > depth:
+                slot = bucket + 1
+            tk[slot] = h
+            tv[slot] = _to_table(best, ply)
+            tm[slot] = store_move
+            td[slot] = min(depth, DEPTH_INF)
+            tf[slot] = flag
+        return best
+
+    tag = k.tag
+    minimax_ = _jit(minimax, tag)
+    alphabeta_ = _jit(alphabeta, tag)
+    search_ = _jit(search, tag)
+    engine = Engine(minimax_, alphabeta_, search_, k)
+    _ENGINES[k.tag] = engine
+    return engine
+
+
+class TranspositionTable:
+    """A two-entry-bucket table in five flat arrays, at most ``mib`` MiB in all.
+
+    The entry count is the largest power of two whose arrays fit the budget
+    (:data:`ENTRY_BYTES` per entry); ``nbytes`` is what the arrays really take.
+    """
+
+    def __init__(self, mib: float = 64.0) -> None:
+        if mib <= 0:
+            raise ValueError("the table size must be positive")
+        budget = int(mib * (1 << 20))
+        entries = 2
+        while entries * 2 * ENTRY_BYTES <= budget:
+            entries *= 2
+        self.mib = mib
+        self.keys = np.zeros(entries, dtype=np.uint64)
+        self.values = np.zeros(entries, dtype=np.int64)
+        self.moves = np.full(entries, -1, dtype=np.int32)
+        self.depths = np.full(entries, -1, dtype=np.int32)
+        self.flags = np.zeros(entries, dtype=np.int8)
+
+    @property
+    def entries(self) -> int:
+        return len(self.keys)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.arrays())
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.keys, self.values, self.moves, self.depths, self.flags
+
+    def clear(self) -> None:
+        self.depths.fill(-1)
+        self.moves.fill(-1)
+
+    def used(self) -> int:
+        """Entries in use."""
+        return int(np.count_nonzero(self.depths >= 0))
+
+
+class Workspace:
+    """Every buffer a search needs, allocated once (no allocation per node).
+
+    ``cells`` is the length of a state row, ``max_moves`` the most legal moves a position
+    of the game can have, ``max_value`` the largest value a cell can hold (sizes the
+    Zobrist table). The stats array holds: nodes, aborted flag, node limit, table cut-offs.
+    """
+
+    def __init__(
+        self,
+        cells: int,
+        max_moves: int,
+        max_value: int,
+        tt_mib: float | None = None,
+        seed: int = 20260101,
+    ) -> None:
+        self.states = np.zeros((MAX_PLY + 2, cells), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 1, max(1, max_moves)), dtype=np.int64)
+        self.scores = np.zeros_like(self.moves)
+        self.pv = np.zeros((MAX_PLY + 2, PV_LENGTH), dtype=np.int64)
+        self.pvlen = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY + 2, 6), dtype=np.int64)
+        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int64)
+        self.history = np.zeros(HISTORY_SIZE, dtype=np.int64)
+        rng = np.random.default_rng(seed)
+        self.zobrist = rng.integers(
+            0, np.iinfo(np.uint64).max, size=(cells, max_value + 1), dtype=np.uint64
+        )
+        self.tt = TranspositionTable(tt_mib) if tt_mib else TranspositionTable(1.0)
+        self.max_value = max_value
+
+    def reset(self, root: np.ndarray, node_limit: int | None = None) -> None:
+        """Put ``root`` in row 0 and zero the counters (tables and heuristics are kept)."""
+        if int(root.max()) > self.max_value:
+            raise ValueError("position holds a value beyond the workspace's Zobrist table")
+        self.states[0, :] = root
+        self.stats[:] = 0
+        self.stats[2] = node_limit if node_limit is not None else np.iinfo(np.int64).max
+        self.pvlen[:] = 0
+
+    def clear_heuristics(self) -> None:
+        """Forget killers, history and table (searches then do not depend on earlier ones)."""
+        self.killers.fill(-1)
+        self.history.fill(0)
+        self.tt.clear()
+
+    def principal_variation(self) -> list[int]:
+        return [int(x) for x in self.pv[0, : self.pvlen[0]]]
+
+
+def run_minimax(engine: Engine, ws: Workspace, params: np.ndarray, depth: int, again_is_ply: bool):
+    """Plain negamax from ``ws.states[0]``; returns the value."""
+    return engine.minimax(
+        ws.states, ws.moves, params, ws.pv, ws.pvlen, ws.stats, 0, depth, again_is_ply
+    )
+
+
+def run_alphabeta(
+    engine: Engine,
+    ws: Workspace,
+    params: np.ndarray,
+    depth: int,
+    again_is_ply: bool,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+):
+    """F2 from ``ws.states[0]``; returns the value."""
+    return engine.alphabeta(
+        ws.states,
+        ws.moves,
+        params,
+        ws.pv,
+        ws.pvlen,
+        ws.stats,
+        ws.frames,
+        depth,
+        alpha,
+        beta,
+        again_is_ply,
+    )
+
+
+def run_search(
+    engine: Engine,
+    ws: Workspace,
+    params: np.ndarray,
+    depth: int,
+    flags: int,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+):
+    """The flagged alpha-beta from ``ws.states[0]``; returns the value."""
+    t = ws.tt
+    return engine.search(
+        ws.states,
+        ws.moves,
+        ws.scores,
+        params,
+        ws.pv,
+        ws.pvlen,
+        ws.stats,
+        t.keys,
+        t.values,
+        t.moves,
+        t.depths,
+        t.flags,
+        ws.zobrist,
+        ws.killers,
+        ws.history,
+        0,
+        depth,
+        alpha,
+        beta,
+        flags,
+    )

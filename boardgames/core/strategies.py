@@ -1,0 +1,298 @@
+"""Named search strategies, each runnable on the Python engine and/or the numba engine.
+
+Every strategy is exact at a given depth: at the same depth all of them return the same
+value (``compare`` checks it). Call shape, whatever the strategy and engine::
+
+    run_strategy(name, game, state, depth, engine="numba", again_is_ply=False)
+        -> SearchResult(value, best_move, pv, nodes, depth, strategy)
+
+``depth=None`` searches to the end of the game (iterative strategies then run a single
+unbounded search). The numba engine needs the game's kernels module
+``boardgames.<game.name>.kernels`` with a ``kernel_spec(game)`` function; it is imported
+only when a numba search runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from boardgames.core.protocol import INFINITY, Game, SearchResult, State
+from boardgames.core.search import alphabeta, alphabeta_tt, minimax
+
+DEFAULT_TT_MIB = 16.0
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A registered strategy: its name, one line on what it does, its engines."""
+
+    name: str
+    description: str
+    engines: tuple[str, ...]
+    fixes_move: bool
+    """True when the best move is fixed by the rules of the strategy (natural order, first
+    strictly better move kept), so that every engine must return the same move."""
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("minimax", "negamax without pruning", ("python", "numba"), True),
+        Strategy("alphabeta", "Knuth-Moore F2, natural move order", ("python", "numba"), True),
+        Strategy(
+            "ordered",
+            "alpha-beta, moves ordered: extra turns/captures, killers, history",
+            ("numba",),
+            False,
+        ),
+        Strategy(
+            "tt", "alpha-beta + transposition table (its move first)", ("python", "numba"), False
+        ),
+        Strategy(
+            "id",
+            "iterative deepening, table + ordering, previous best move first",
+            ("python", "numba"),
+            False,
+        ),
+        Strategy(
+            "pvs", "principal variation search (iterative, table, ordering)", ("numba",), False
+        ),
+        Strategy("mtdf", "MTD(f): null-window passes on the table (iterative)", ("numba",), False),
+    )
+}
+ENGINES = ("python", "numba")
+
+
+class KernelSpec(NamedTuple):
+    """What a game's kernels module tells the numba engine (see ``kernel_spec``)."""
+
+    kernels: Any  # core.kernels.GameKernels
+    params: Callable[[State], np.ndarray]
+    cells: int
+    max_moves: int
+    max_value: int
+
+
+def kernel_spec(game: Game) -> KernelSpec:
+    """Load ``boardgames.<game>.kernels`` and ask it for the game's spec."""
+    module = importlib.import_module(f"boardgames.{game.name}.kernels")
+    return module.kernel_spec(game)
+
+
+class NumbaSearcher:
+    """The numba engine for one game: compiled kernels plus one reusable workspace.
+
+    ``fresh=True`` (the default for :meth:`run`) clears the table, killers and history
+    first, so a result never depends on earlier searches.
+    """
+
+    def __init__(self, game: Game, tt_mib: float = DEFAULT_TT_MIB) -> None:
+        from boardgames.core import kernels as K
+
+        self.K = K
+        self.game = game
+        self.spec = kernel_spec(game)
+        self.engine = K.build_engine(self.spec.kernels)
+        self.ws = K.Workspace(self.spec.cells, self.spec.max_moves, self.spec.max_value, tt_mib)
+
+    @property
+    def tt_bytes(self) -> int:
+        return self.ws.tt.nbytes
+
+    def _params(self, state: State) -> np.ndarray:
+        return self.spec.params(state)
+
+    def one(
+        self,
+        kind: str,
+        state: State,
+        depth: int,
+        *,
+        again_is_ply: bool = False,
+        flags: int = 0,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
+        node_limit: int | None = None,
+    ) -> tuple[int, list[int], int, bool]:
+        """One kernel call from ``state``: (value, pv, nodes, aborted)."""
+        K, ws = self.K, self.ws
+        ws.reset(np.asarray(state, dtype=np.int64), node_limit)
+        params = self._params(state)
+        if kind == "minimax":
+            value = K.run_minimax(self.engine, ws, params, depth, again_is_ply)
+        elif kind == "alphabeta":
+            value = K.run_alphabeta(self.engine, ws, params, depth, again_is_ply, alpha, beta)
+        else:
+            if again_is_ply:
+                flags |= K.AGAIN_IS_PLY
+            value = K.run_search(self.engine, ws, params, depth, flags, alpha, beta)
+        return int(value), ws.principal_variation(), int(ws.stats[0]), bool(ws.stats[1])
+
+    def run(
+        self,
+        strategy: str,
+        state: State,
+        depth: int | None,
+        *,
+        again_is_ply: bool = False,
+        fresh: bool = True,
+    ) -> SearchResult:
+        """Run ``strategy`` to ``depth`` (None: to the end of the game)."""
+        K = self.K
+        if fresh:
+            self.ws.clear_heuristics()
+        d = K.DEPTH_INF if depth is None else depth
+        kw = {"again_is_ply": again_is_ply}
+        if strategy in ("minimax", "alphabeta"):
+            value, pv, nodes, _ = self.one(strategy, state, d, **kw)
+        elif strategy == "ordered":
+            value, pv, nodes, _ = self.one("search", state, d, flags=K.ORDER, **kw)
+        elif strategy == "tt":
+            value, pv, nodes, _ = self.one("search", state, d, flags=K.TT, **kw)
+        elif strategy in ("id", "pvs", "mtdf"):
+            value, pv, nodes = 0, [], 0
+            for it in self.deepen(strategy, state, depth, again_is_ply=again_is_ply):
+                value, pv, nodes = it.value, it.pv, nodes + it.nodes
+        else:
+            raise ValueError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        return SearchResult(value, pv[0] if pv else None, pv, nodes, depth, strategy)
+
+    def deepen(
+        self,
+        strategy: str,
+        state: State,
+        depth: int | None,
+        *,
+        again_is_ply: bool = False,
+        node_limit: int | None = None,
+        first_guess: int = 0,
+    ) -> Iterator[SearchResult]:
+        """Iterative deepening: yield one :class:`SearchResult` per finished depth.
+
+        Tables and heuristics carry over between iterations (the previous best move is
+        tried first through the table). ``node_limit`` bounds each iteration; an
+        iteration that hits it is dropped and the generator stops.
+        """
+        K = self.K
+        base = {"id": K.TT | K.ORDER, "pvs": K.TT | K.ORDER | K.PVS | K.SOFT}.get(
+            strategy, K.TT | K.ORDER | K.SOFT
+        )
+        if depth is None:
+            depths: Iterable[int] = [K.DEPTH_INF]
+        else:
+            depths = range(min(1, depth), depth + 1)
+        guess = first_guess
+        for d in depths:
+            if strategy == "mtdf":
+                value, pv, nodes, aborted = self._mtdf(
+                    state, d, guess, base, again_is_ply, node_limit
+                )
+            else:
+                value, pv, nodes, aborted = self.one(
+                    "search", state, d, flags=base, again_is_ply=again_is_ply, node_limit=node_limit
+                )
+            if aborted:
+                return
+            guess = value
+            yield SearchResult(value, pv[0] if pv else None, pv, nodes, d, strategy)
+
+    def _mtdf(
+        self,
+        state: State,
+        depth: int,
+        guess: int,
+        flags: int,
+        again_is_ply: bool,
+        node_limit: int | None,
+    ) -> tuple[int, list[int], int, bool]:
+        g, lower, upper = guess, -INFINITY, INFINITY
+        best_pv: list[int] = []
+        nodes = 0
+        while lower < upper:
+            beta = max(g, lower + 1)
+            limit = None if node_limit is None else max(1, node_limit - nodes)
+            g, pv, n, aborted = self.one(
+                "search",
+                state,
+                depth,
+                flags=flags,
+                again_is_ply=again_is_ply,
+                alpha=beta - 1,
+                beta=beta,
+                node_limit=limit,
+            )
+            nodes += n
+            if aborted:
+                return 0, [], nodes, True
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+                best_pv = pv
+        return g, best_pv, nodes, False
+
+
+_SEARCHERS: dict[tuple[Game, float], NumbaSearcher] = {}
+
+
+def numba_searcher(game: Game, tt_mib: float = DEFAULT_TT_MIB) -> NumbaSearcher:
+    """A cached :class:`NumbaSearcher` per game and table size."""
+    key = (game, tt_mib)
+    if key not in _SEARCHERS:
+        _SEARCHERS[key] = NumbaSearcher(game, tt_mib)
+    return _SEARCHERS[key]
+
+
+def python_id(game: Game, state: State, depth: int | None, *, again_is_ply: bool = False):
+    """Iterative deepening over core/search.alphabeta_tt with one table for all depths."""
+    if depth is None:
+        return alphabeta_tt(game, state, None, again_is_ply=again_is_ply)
+    table: dict = {}
+    nodes = 0
+    result = None
+    for d in range(1, depth + 1):
+        result = alphabeta_tt(game, state, d, table=table, again_is_ply=again_is_ply)
+        nodes += result.nodes
+    if result is None:  # depth 0
+        result = alphabeta_tt(game, state, 0, again_is_ply=again_is_ply)
+    result.nodes = nodes or result.nodes
+    result.strategy = "id"
+    return result
+
+
+_PYTHON: dict[str, Callable[..., SearchResult]] = {
+    "minimax": minimax,
+    "alphabeta": alphabeta,
+    "tt": alphabeta_tt,
+    "id": python_id,
+}
+
+
+def run_strategy(
+    name: str,
+    game: Game,
+    state: State,
+    depth: int | None,
+    *,
+    engine: str = "numba",
+    again_is_ply: bool = False,
+    tt_mib: float = DEFAULT_TT_MIB,
+) -> SearchResult:
+    """Run strategy ``name`` on ``engine``; ValueError for an unknown name or pair."""
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+    if engine not in STRATEGIES[name].engines:
+        raise ValueError(
+            f"strategy {name!r} has no {engine} engine; it runs on: "
+            f"{', '.join(STRATEGIES[name].engines)}"
+        )
+    if engine == "python":
+        result = _PYTHON[name](game, state, depth, again_is_ply=again_is_ply)
+        result.strategy = name
+        return result
+    return numba_searcher(game, tt_mib).run(name, state, depth, again_is_ply=again_is_ply)

@@ -1,0 +1,92 @@
+"""Kalah's jitted rules against the Python rules (rules.py / game.py), move by move."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardgames.core.kernels import NOT_OVER
+from boardgames.kalah import kernels as kk
+from boardgames.kalah.eval import EVALUATIONS
+from boardgames.kalah.game import Kalah
+
+
+def _check_position(game: Kalah, state: np.ndarray) -> None:
+    """Moves, every child state and extra-turn flag, outcome and all evaluations agree."""
+    m = game.pits
+    total = int(state[: 2 * m + 2].sum())
+    stack = np.zeros((3, len(state)), dtype=np.int64)
+    stack[0] = state
+    moves = np.zeros((3, m), dtype=np.int64)
+    params = kk.make_params(m, game.rules, "store", total)
+    outcome = game.outcome(state)
+    r = kk.result(stack, 0, params)
+    assert (None if r == NOT_OVER else r) == outcome
+    legal = game.legal_moves(state)
+    if outcome is None:
+        n = kk.gen_moves(stack, 0, params, moves)
+        assert list(moves[0, :n]) == legal
+    for name in EVALUATIONS:
+        p = kk.make_params(m, game.rules, name, total)
+        assert kk.evaluate(stack, 0, p) == Kalah(m, game.seeds, game.rules, name).evaluate(state)
+    for move in legal:
+        child, again = game.play(state, move)
+        got = kk.apply_move(stack, 0, move, params)
+        assert list(stack[1]) == list(child), (list(state), move)
+        assert bool(got) == again
+
+
+@pytest.mark.parametrize(
+    ("pits", "seeds", "rules"),
+    [(6, 6, "classic"), (6, 4, "classic"), (4, 3, "classic"), (3, 8, "classic"),
+     (1, 5, "classic"), (6, 6, "etudes"), (6, 3, "etudes"), (4, 5, "etudes"),
+     (2, 9, "etudes"), (12, 20, "classic"), (12, 20, "etudes")],
+)  # fmt: skip
+def test_kernels_equal_python_rules_on_random_games(pits: int, seeds: int, rules: str) -> None:
+    game = Kalah(pits, seeds, rules)
+    rng = random.Random(pits * 1000 + seeds * 10 + len(rules))
+    for _ in range(12):
+        state = game.initial_state(rng.randrange(2))
+        while True:
+            _check_position(game, state)
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            state, _ = game.play(state, rng.choice(legal))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    pits=st.integers(1, 7),
+    data=st.data(),
+    rules=st.sampled_from(["classic", "etudes"]),
+    to_move=st.integers(0, 1),
+)
+def test_kernels_equal_python_rules_on_any_board(pits, data, rules, to_move) -> None:
+    """Arbitrary stone distributions (large pits that lap the board, near-empty sides)."""
+    board = data.draw(st.lists(st.integers(0, 30), min_size=2 * pits + 2, max_size=2 * pits + 2))
+    if sum(board) == 0:
+        board[0] = 1
+    game = Kalah(pits, 4, rules)
+    _check_position(game, game.make_state(board, to_move))
+
+
+def test_worked_example_from_rules_md() -> None:
+    """RULES.md 1: A sows 0 then 1 (extra turn), B sows 7, A sows 0 and captures 8."""
+    game = Kalah()
+    stack = np.zeros((5, 15), dtype=np.int64)
+    stack[0] = game.initial_state()
+    params = kk.make_params(6, "classic", "store", 72)
+    expected = [
+        ([0, 7, 7, 7, 7, 7, 1, 6, 6, 6, 6, 6, 6, 0], True),
+        ([0, 0, 8, 8, 8, 8, 2, 7, 7, 6, 6, 6, 6, 0], False),
+        ([1, 0, 8, 8, 8, 8, 2, 0, 8, 7, 7, 7, 7, 1], False),
+        ([0, 0, 8, 8, 8, 8, 10, 0, 8, 7, 7, 0, 7, 1], False),
+    ]
+    for ply, (move, (board, again)) in enumerate(zip([0, 1, 7, 0], expected, strict=True)):
+        assert bool(kk.apply_move(stack, ply, move, params)) == again
+        assert list(stack[ply + 1, :14]) == board
