@@ -1,0 +1,659 @@
+"""``boardgames kalah``: play, replay, analyse and perft (RULES.md sections 1-3).
+
+Imports no numba: the pure-Python program plays here until a faster engine takes over
+behind boardgames.kalah.program.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from boardgames.cli import LazyGroup
+from boardgames.core.console import EndOfInput, ask, make_console, print_json
+from boardgames.core.protocol import GameError, State, describe_score, is_terminal_score
+from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
+from boardgames.kalah.game import (
+    MAX_PITS,
+    MAX_SEEDS,
+    MAX_STONES,
+    MIN_PITS,
+    MIN_SEEDS,
+    PLAYER_NAMES,
+    Kalah,
+)
+from boardgames.kalah.program import DEFAULT_DEPTH, choose_compound
+from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, read_record, replay
+from boardgames.kalah.rules import RULE_SETS
+
+KALAH_COMMANDS: dict[str, tuple[str, str]] = {}
+"""Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
+
+EVAL_HELP = "Evaluation at the search horizon: " + "; ".join(
+    f"{name}: {text.rstrip('.')}" for name, text in EVALUATION_HELP.items()
+)
+
+
+@click.group(cls=LazyGroup, lazy=KALAH_COMMANDS)
+def kalah() -> None:
+    """Kalah (mancala): sow stones counter-clockwise, collect the most in your store.
+
+    Classic rules (extra turn, capture opposite) or the Etudes rules (relay sowing, 2-or-3
+    captures); any board of 1-12 pits a side with 1-20 stones a pit. Pits are numbered
+    0..m-1 for A, m is A's store, m+1..2m for B, 2m+1 B's store (6 x 6: A 0-5, store 6,
+    B 7-12, store 13).
+    """
+
+
+# --- shared options ---------------------------------------------------------------------
+
+
+def _board_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option(
+        "--rules",
+        type=click.Choice(RULE_SETS),
+        default="classic",
+        show_default=True,
+        help="classic: extra turn and capture opposite; etudes: relay sowing, 2-or-3 captures.",
+    )(f)
+    f = click.option(
+        "--seeds",
+        type=int,
+        default=6,
+        show_default=True,
+        help=f"Stones in each pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).",
+    )(f)
+    return click.option(
+        "--pits",
+        type=int,
+        default=6,
+        show_default=True,
+        help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).",
+    )(f)
+
+
+def _search_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option(
+        "--eval",
+        "evaluation",
+        type=click.Choice(EVALUATIONS),
+        default="store",
+        show_default=True,
+        help=EVAL_HELP,
+    )(f)
+    return click.option(
+        "--depth",
+        type=click.IntRange(1, 40),
+        default=DEFAULT_DEPTH,
+        show_default=True,
+        help="Program's search depth in compound moves (1-40).",
+    )(f)
+
+
+def _make_game(pits: int, seeds: int, rules: str, evaluation: str = "store") -> Kalah:
+    try:
+        return Kalah(pits, seeds, rules, evaluation)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _player_text(kind: str, depth: int, evaluation: str) -> str:
+    return f"program (depth {depth}, eval {evaluation})" if kind == "program" else kind
+
+
+def _score_text(game: Kalah, state: State) -> tuple[str, str]:
+    """("A 32, B 40", "B wins by 8") for a finished game."""
+    stores = game.final_stores(state)
+    assert stores is not None
+    a, b = stores
+    if a == b:
+        return f"A {a}, B {b}", "a draw"
+    winner = "A" if a > b else "B"
+    return f"A {a}, B {b}", f"{winner} wins by {abs(a - b)}"
+
+
+def _group_pv(game: Kalah, state: State, pv: list[int]) -> list[tuple[int, list[int]]]:
+    """The principal variation as compound moves: [(player, pits), ...]."""
+    out: list[tuple[int, list[int]]] = []
+    turn_open = False
+    for move in pv:
+        if game.outcome(state) is not None or move not in game.legal_moves(state):
+            break
+        player = game.to_move(state)
+        if out and out[-1][0] == player and turn_open:
+            out[-1][1].append(move)
+        else:
+            out.append((player, [move]))
+        state, turn_open = game.play(state, move)
+    return out
+
+
+def _pv_text(groups: list[tuple[int, list[int]]]) -> str:
+    return " | ".join(f"{PLAYER_NAMES[p]}: {' '.join(map(str, pits))}" for p, pits in groups)
+
+
+# --- play -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Snapshot:
+    state: State
+    moves: list[Move]
+    turn_open: bool
+
+
+@dataclass
+class KalahPlay:
+    """One game through the terminal; the record is saved after every sowing."""
+
+    console: Console
+    game: Kalah
+    kinds: tuple[str, str]
+    first: int
+    depth: int
+    evaluation: str
+    record_path: Path
+    step: bool
+    pause: float
+    record: Record = field(init=False)
+    state: State = field(init=False)
+    turn_open: bool = False
+    history: list[_Snapshot] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        players = (
+            _player_text(self.kinds[0], self.depth, self.evaluation),
+            _player_text(self.kinds[1], self.depth, self.evaluation),
+        )
+        self.record = Record(self.game, self.first, players)
+        self.state = self.game.initial_state(self.first)
+
+    # naming: with exactly one human, the program speaks as "I" and the human is "you"
+    @property
+    def one_human(self) -> bool:
+        return self.kinds.count("human") == 1
+
+    def who(self, player: int) -> str:
+        if self.one_human:
+            return "You" if self.kinds[player] == "human" else "I"
+        return PLAYER_NAMES[player]
+
+    def save(self) -> None:
+        self.record.save(self.record_path)
+
+    def show(self, highlight: int | None = None) -> None:
+        self.console.print(self.game.render(self.state, highlight))
+
+    def sow(self, pit: int) -> bool:
+        """Play one sowing, note it in the record, save; True when the same player goes on."""
+        player = self.game.to_move(self.state)
+        self.state, again = self.game.play(self.state, pit)
+        moves = self.record.moves
+        if moves and self.turn_open and moves[-1].player == player:
+            moves[-1].pits = (*moves[-1].pits, pit)
+        else:
+            moves.append(Move(player, (pit,)))
+        self.turn_open = again
+        self.save()
+        return again
+
+    def run(self) -> None:
+        g = self.game
+        self.save()
+        self.console.print(
+            f"[bold]Kalah[/] ({g.rules} rules, {g.pits} pits x {g.seeds} stones). "
+            f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first. "
+            f"Record: {self.record_path}"
+        )
+        if "human" in self.kinds:
+            self.console.print(
+                "Type a pit number to sow it, or hint, undo, quit. "
+                "A sows from the bottom row (left to right), B from the top row."
+            )
+        self.console.print()
+        self.show()
+        try:
+            while g.outcome(self.state) is None:
+                player = g.to_move(self.state)
+                if self.kinds[player] == "program":
+                    self.program_turn(player)
+                elif not self.human_turn(player):
+                    self.stopped()
+                    return
+        except (EndOfInput, KeyboardInterrupt):
+            self.stopped()
+            return
+        self.finish()
+
+    def stopped(self) -> None:
+        self.console.print(f"Game stopped. The record so far is saved in {self.record_path}.")
+
+    def finish(self) -> None:
+        g = self.game
+        self.console.print()
+        self.console.print("[bold]Game over.[/] Final board:")
+        self.show()
+        scores, result = _score_text(g, self.state)
+        stores = g.final_stores(self.state)
+        assert stores is not None
+        line = f"Final score: {scores}: {result}."
+        if self.one_human and stores[0] != stores[1]:
+            human = self.kinds.index("human")
+            human_won = (stores[0] > stores[1]) == (human == 0)
+            line += " [bold green]You win![/]" if human_won else " [bold]I win.[/]"
+        self.console.print(line)
+        self.console.print(
+            f"Record saved in {self.record_path} "
+            f"(replay it: boardgames kalah replay {self.record_path})."
+        )
+
+    def program_turn(self, player: int) -> None:
+        with self.console.status("Thinking…"):
+            t0 = time.perf_counter()
+            pits, result = choose_compound(
+                self.game, self.state, self.depth, evaluation=self.evaluation
+            )
+            seconds = time.perf_counter() - t0
+        value = describe_score(result.value)
+        if is_terminal_score(result.value):
+            value += " (exact)"
+        subject = "I move" if self.one_human else f"{PLAYER_NAMES[player]} moves"
+        self.console.print(
+            f"{subject} from [bold]{' '.join(map(str, pits))}[/]   "
+            f"[dim](value {value}, {result.nodes:,} positions, {seconds:.2f} s)[/]"
+        )
+        for pit in pits:
+            if self.step and "human" not in self.kinds:
+                answer = ask(self.console, f"Enter: {PLAYER_NAMES[player]} sows {pit}; q: quit ")
+                if answer.strip().lower() in ("q", "quit", "exit"):
+                    raise EndOfInput
+            elif self.pause > 0 and self.console.is_terminal:
+                time.sleep(self.pause)
+            self.sow(pit)
+            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}:")
+            self.show(highlight=pit)
+
+    def human_turn(self, player: int) -> bool:
+        """Ask for one sowing (or a command); False when the person quits."""
+        g = self.game
+        own = g.pit_range(player)
+        who = "Your" if self.one_human else f"{PLAYER_NAMES[player]}'s"
+        again = " (extra turn)" if self.turn_open and self.record.moves[-1].player == player else ""
+        while True:
+            text = ask(
+                self.console,
+                f"{who} move{again}: pit {own[0]}-{own[-1]}, or hint / undo / quit: ",
+            ).strip()
+            word = text.lower()
+            if not word:
+                continue
+            if word in ("quit", "q", "exit"):
+                return False
+            if word in ("hint", "h", "?"):
+                self.hint()
+                continue
+            if word in ("undo", "u"):
+                self.undo()
+                return True
+            try:
+                pit = g.parse_move(text, self.state)
+            except GameError as e:
+                self.console.print(f"[red]{e}[/]")
+                continue
+            break
+        self.history.append(_Snapshot(self.state, copy.deepcopy(self.record.moves), self.turn_open))
+        if self.sow(pit):
+            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}: last stone in the store.")
+            if g.outcome(self.state) is None:
+                self.show(highlight=pit)
+                self.console.print(f"{'You move' if self.one_human else 'Move'} again.")
+        else:
+            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}:")
+            self.show(highlight=pit)
+        return True
+
+    def hint(self) -> None:
+        with self.console.status("Thinking…"):
+            pits, result = choose_compound(
+                self.game, self.state, self.depth, evaluation=self.evaluation
+            )
+        self.console.print(
+            f"Hint: sow {' then '.join(map(str, pits))} "
+            f"(value {describe_score(result.value)} at depth {self.depth})."
+        )
+
+    def undo(self) -> None:
+        if not self.history:
+            self.console.print("Nothing to undo yet.")
+            return
+        snap = self.history.pop()
+        self.state, self.turn_open = snap.state, snap.turn_open
+        self.record.moves = snap.moves
+        self.save()
+        took = "your last sowing" if self.one_human else "the last sowing"
+        if self.one_human:
+            took += " and my reply"
+        self.console.print(f"Took back {took}.")
+        self.show()
+
+
+@kalah.command()
+@click.option(
+    "--a",
+    "player_a",
+    type=click.Choice(["human", "program"]),
+    default="human",
+    show_default=True,
+    help="Who plays A (bottom row).",
+)
+@click.option(
+    "--b",
+    "player_b",
+    type=click.Choice(["human", "program"]),
+    default="program",
+    show_default=True,
+    help="Who plays B (top row).",
+)
+@click.option(
+    "--first",
+    type=click.Choice(["a", "b"], case_sensitive=False),
+    default="a",
+    show_default=True,
+    help="Who moves first.",
+)
+@_search_options
+@_board_options
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_RECORD,
+    show_default=True,
+    help="Where the game record is written (after every sowing).",
+)
+@click.option(
+    "--step/--no-step",
+    default=True,
+    show_default=True,
+    help="Program against program: wait for Enter before each sowing, or run straight through.",
+)
+@click.option(
+    "--pause",
+    type=click.FloatRange(0, 10),
+    default=0.5,
+    show_default=True,
+    help="Seconds between the program's sowings when not stepping (terminal only).",
+)
+def play(
+    player_a: str,
+    player_b: str,
+    first: str,
+    depth: int,
+    evaluation: str,
+    pits: int,
+    seeds: int,
+    rules: str,
+    record_path: Path,
+    step: bool,
+    pause: float,
+) -> None:
+    """Play a game: human against the program (default), two humans, or two programs.
+
+    Type a pit number to sow it (you are asked again after an extra turn), `hint` for the
+    program's advice, `undo` to take back your last sowing, `quit` to stop. The record is
+    saved as the game goes, so Ctrl-C or end of input loses nothing.
+    """
+    game = _make_game(pits, seeds, rules, evaluation)
+    session = KalahPlay(
+        make_console(),
+        game,
+        (player_a, player_b),
+        0 if first.lower() == "a" else 1,
+        depth,
+        evaluation,
+        record_path,
+        step,
+        pause,
+    )
+    try:
+        session.save()
+    except OSError as e:
+        raise click.UsageError(
+            f"cannot write the record to {record_path}: {e.strerror or e}"
+        ) from None
+    session.run()
+
+
+# --- replay -----------------------------------------------------------------------------
+
+
+@kalah.command(name="replay")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def replay_command(file: Path, as_json: bool) -> None:
+    """Check a game record (.klh) move by move and show every position.
+
+    A bad file is reported with its line number and the reason.
+    """
+    try:
+        record = read_record(file)
+        steps, final_state = replay(record)
+    except RecordError as e:
+        raise click.ClickException(f"{file}: {e}") from None
+    game = record.game
+    stores = game.final_stores(final_state)
+    if as_json:
+        obj: dict[str, Any] = {
+            "rules": game.rules,
+            "pits": game.pits,
+            "seeds": game.seeds,
+            "first": PLAYER_NAMES[record.first],
+            "moves": [
+                {
+                    "player": PLAYER_NAMES[s.player],
+                    "pits": list(s.pits),
+                    "board": game.board(s.state),
+                }
+                for s in steps
+            ],
+        }
+        if stores is not None:
+            obj["final"] = {"A": stores[0], "B": stores[1]}
+            obj["winner"] = (
+                "draw" if stores[0] == stores[1] else ("A" if stores[0] > stores[1] else "B")
+            )
+        print_json(obj)
+        return
+    console = make_console()
+    console.print(
+        f"[bold]{file}[/]: {game.rules} rules, {game.pits} pits x {game.seeds} stones; "
+        f"A: {record.players[0]}, B: {record.players[1]}; "
+        f"{PLAYER_NAMES[record.first]} moved first; {len(steps)} compound moves."
+    )
+    console.print()
+    console.print(game.render(game.initial_state(record.first)))
+    number = 0
+    for k, s in enumerate(steps):
+        if k == 0 or s.player == 0:
+            number += 1
+        console.print(f"\n{number}) {PLAYER_NAMES[s.player]}: {' '.join(map(str, s.pits))}")
+        console.print(game.render(s.state))
+    console.print()
+    if stores is not None:
+        scores, result = _score_text(game, final_state)
+        console.print(f"Game over. Final score: {scores}: {result}.")
+    else:
+        console.print(
+            f"The record ends before the game does; {PLAYER_NAMES[game.to_move(final_state)]} "
+            "to move."
+        )
+
+
+# --- perft ------------------------------------------------------------------------------
+
+
+def perft(game: Kalah, state: State, depth: int, compound: bool = False) -> int:
+    """Move sequences of exactly ``depth`` single sowings (or compound moves) from ``state``.
+
+    A finished game has no moves, so a line that ends early counts nothing.
+    """
+    if depth == 0:
+        return 1
+    if compound:
+        return sum(perft(game, child, depth - 1, True) for _, child in game.compound_moves(state))
+    return sum(perft(game, game.play(state, mv)[0], depth - 1) for mv in game.legal_moves(state))
+
+
+@kalah.command(name="perft")
+@click.option(
+    "--depth", type=click.IntRange(0, 30), required=True, help="Moves in each sequence (0-30)."
+)
+@_board_options
+@click.option("--compound", is_flag=True, help="Count compound moves instead of single sowings.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def perft_command(
+    depth: int, pits: int, seeds: int, rules: str, compound: bool, as_json: bool
+) -> None:
+    """Count the move sequences of exactly DEPTH moves from the start (A to move).
+
+    The standard check of a move generator: compare the counts with another program's.
+    A finished game has no moves. Pure Python: each extra depth costs about 5-7 times more.
+    """
+    game = _make_game(pits, seeds, rules)
+    unit = "compound moves" if compound else "single sowings"
+    t0 = time.perf_counter()
+    if as_json:
+        nodes = perft(game, game.initial_state(), depth, compound)
+        print_json(
+            {
+                "depth": depth,
+                "nodes": nodes,
+                "compound": compound,
+                "rules": rules,
+                "pits": pits,
+                "seeds": seeds,
+            }
+        )
+        return
+    console = make_console()
+    with console.status(f"Counting sequences of {depth} {unit}…"):
+        nodes = perft(game, game.initial_state(), depth, compound)
+    seconds = time.perf_counter() - t0
+    console.print(
+        f"perft {depth} ({rules}, {pits} pits x {seeds} stones, {unit}): "
+        f"[bold]{nodes:,}[/] sequences ({seconds:.2f} s)"
+    )
+
+
+# --- analyse ----------------------------------------------------------------------------
+
+
+def parse_board(text: str) -> list[int]:
+    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed)."""
+    words = text.replace(",", " ").split()
+    if not words or not all(w.isdigit() for w in words):
+        bad = next((w for w in words if not w.isdigit()), "")
+        what = f"{bad!r} is not a stone count; " if bad else ""
+        raise GameError(
+            f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "
+            "e.g. '6 6 6 6 6 6 0 6 6 6 6 6 6 0'"
+        )
+    n = len(words)
+    if n % 2 or not 2 * MIN_PITS + 2 <= n <= 2 * MAX_PITS + 2:
+        raise GameError(
+            f"a board has 2m+2 holes for m = {MIN_PITS}..{MAX_PITS} pits a side "
+            f"(4, 6, ..., {2 * MAX_PITS + 2} numbers), got {n}"
+        )
+    return [int(w) for w in words]
+
+
+@kalah.command()
+@click.option(
+    "--board",
+    required=True,
+    help="All holes in RULES.md order: A's pits, A's store, B's pits, B's store.",
+)
+@click.option(
+    "--to-move",
+    type=click.Choice(["a", "b"], case_sensitive=False),
+    default="a",
+    show_default=True,
+    help="Side to move.",
+)
+@_search_options
+@click.option(
+    "--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True, help="Rules."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def analyse(
+    board: str, to_move: str, depth: int, evaluation: str, rules: str, as_json: bool
+) -> None:
+    """The program's best compound move in a position, its value and principal variation.
+
+    The number of pits a side follows from the board's length (2m+2 numbers). Values are
+    from the side to move's view; a proven result reads "win by N in K plies".
+    """
+    try:
+        holes = parse_board(board)
+        game = Kalah((len(holes) - 2) // 2, 1, rules, evaluation)
+        state = game.make_state(holes, 0 if to_move.lower() == "a" else 1)
+    except GameError as e:
+        raise click.UsageError(f"--board: {e} (at most {MAX_STONES} stones)") from None
+    player = game.to_move(state)
+    stores = game.final_stores(state)
+    if stores is not None:
+        if as_json:
+            print_json(
+                {
+                    "board": holes,
+                    "to_move": PLAYER_NAMES[player],
+                    "over": True,
+                    "final": {"A": stores[0], "B": stores[1]},
+                }
+            )
+            return
+        console = make_console()
+        console.print(game.render(state))
+        scores, result = _score_text(game, state)
+        console.print(f"The game is over: {scores}: {result}.")
+        return
+    console = make_console(stderr=as_json)
+    t0 = time.perf_counter()
+    with console.status("Thinking…"):
+        pits, result = choose_compound(game, state, depth, evaluation=evaluation)
+    seconds = time.perf_counter() - t0
+    groups = _group_pv(game, state, result.pv)
+    if as_json:
+        print_json(
+            {
+                "board": holes,
+                "to_move": PLAYER_NAMES[player],
+                "over": False,
+                "depth": depth,
+                "eval": evaluation,
+                "rules": rules,
+                "best": list(pits),
+                "value": result.value,
+                "value_text": describe_score(result.value),
+                "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
+                "nodes": result.nodes,
+            }
+        )
+        return
+    console.print(game.render(state))
+    console.print(
+        f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, pits))}[/]"
+    )
+    console.print(
+        f"Value {describe_score(result.value)} for {PLAYER_NAMES[player]} "
+        f"(depth {depth} compound moves, eval {evaluation})"
+    )
+    console.print(f"Principal variation: {_pv_text(groups)}")
+    console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")
