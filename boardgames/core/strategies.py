@@ -179,27 +179,49 @@ class NumbaSearcher:
         iteration that hits it is dropped and the generator stops.
         """
         K = self.K
-        base = {"id": K.TT | K.ORDER, "pvs": K.TT | K.ORDER | K.PVS | K.SOFT}.get(
-            strategy, K.TT | K.ORDER | K.SOFT
-        )
         if depth is None:
             depths: Iterable[int] = [K.DEPTH_INF]
         else:
             depths = range(min(1, depth), depth + 1)
         guess = first_guess
         for d in depths:
-            if strategy == "mtdf":
-                value, pv, nodes, aborted = self._mtdf(
-                    state, d, guess, base, again_is_ply, node_limit
-                )
-            else:
-                value, pv, nodes, aborted = self.one(
-                    "search", state, d, flags=base, again_is_ply=again_is_ply, node_limit=node_limit
-                )
+            result, aborted = self.iteration(
+                strategy, state, d, guess=guess, node_limit=node_limit, again_is_ply=again_is_ply
+            )
             if aborted:
                 return
-            guess = value
-            yield SearchResult(value, pv[0] if pv else None, pv, nodes, d, strategy)
+            guess = result.value
+            yield result
+
+    def iteration(
+        self,
+        strategy: str,
+        state: State,
+        depth: int,
+        *,
+        guess: int = 0,
+        node_limit: int | None = None,
+        again_is_ply: bool = False,
+    ) -> tuple[SearchResult, bool]:
+        """One iteration of ``id``, ``pvs`` or ``mtdf`` at ``depth``, keeping the tables.
+
+        ``guess`` is MTD(f)'s first guess (the previous iteration's value). Returns the
+        result and whether ``node_limit`` cut it off (the result is then meaningless).
+        """
+        K = self.K
+        flags = {"id": K.TT | K.ORDER, "pvs": K.TT | K.ORDER | K.PVS | K.SOFT}.get(
+            strategy, K.TT | K.ORDER | K.SOFT
+        )
+        if strategy == "mtdf":
+            value, pv, nodes, aborted = self._mtdf(
+                state, depth, guess, flags, again_is_ply, node_limit
+            )
+        else:
+            value, pv, nodes, aborted = self.one(
+                "search", state, depth, flags=flags, again_is_ply=again_is_ply,
+                node_limit=node_limit,
+            )  # fmt: skip
+        return SearchResult(value, pv[0] if pv else None, pv, nodes, depth, strategy), aborted
 
     def _mtdf(
         self,

@@ -142,7 +142,7 @@ def _sow_classic(states, c, m, pit, mover):
     return last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(states, ply, move, params):
     """Play the sowing ``move`` from ``states[ply]`` into ``states[ply + 1]``; True if the
     same player moves again (classic extra turn, game not over)."""
@@ -198,7 +198,7 @@ def apply_move(states, ply, move, params):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(states, ply, params, moves):
     """Write the mover's non-empty pits, ascending, into ``moves[ply]``; return how many."""
     m = params[0]
@@ -211,7 +211,7 @@ def gen_moves(states, ply, params, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(states, ply, params):
     """Final margin for the side to move, or NOT_OVER (game.py ``outcome``)."""
     m = params[0]
@@ -258,7 +258,7 @@ def _side_activity(states, ply, m, player):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(states, ply, params):
     """The evaluation named by ``params[2]`` for the side to move, exactly as eval.py."""
     m = params[0]
@@ -279,7 +279,7 @@ def evaluate(states, ply, params):
     return np.int64(np.floor(1000.0 * w + 0.5))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def priority(states, ply, move, params):
     """Move-ordering bonus (higher first): classic extra turns, then captures by size;
     Etudes captures. Only ordering depends on it, never a value."""

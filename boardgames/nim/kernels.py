@@ -20,7 +20,7 @@ from boardgames.nim.game import Nim
 SHIFT = 16  # MOVE_STRIDE == 1 << SHIFT in nim/game.py (checked by the tests)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(states, ply, params, moves):
     """Every (row, take) in row order, then take ascending, into ``moves[ply]``."""
     n = 0
@@ -31,7 +31,7 @@ def gen_moves(states, ply, params, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(states, ply, move, params):
     """Take the chips into ``states[ply + 1]``; the turn always passes."""
     rows = params[0]
@@ -42,7 +42,7 @@ def apply_move(states, ply, move, params):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result(states, ply, params):
     """No chips left: the opponent took the last one (normal play: the mover lost)."""
     for row in range(params[0]):
@@ -51,12 +51,12 @@ def result(states, ply, params):
     return 1 if params[1] != 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(states, ply, params):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def priority(states, ply, move, params):
     """Try moves that leave a zero nim-sum first (Bouton's rule as an ordering hint)."""
     x = 0

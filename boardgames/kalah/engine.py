@@ -1,0 +1,215 @@
+"""The strong Kalah program: the numba search with a depth or a time limit per move.
+
+API (what ``kalah play`` / ``analyse`` and ``kalah match`` use)::
+
+    engine = KalahEngine(game, EngineConfig(time=0.5))          # or depth=8, ...
+    answer = engine.best_move(state)
+    answer.move      # the whole compound move, e.g. (0, 3): sow 0, extra turn, sow 3
+    answer.value     # score for the side to move (core.protocol scores)
+    answer.pv        # principal variation, single sowings from the root
+    answer.nodes, answer.depth, answer.seconds, answer.complete
+
+Depth counts compound moves by default (RULES.md; ``unit="sowing"`` makes every sowing
+cost one). With ``time`` the search deepens iteratively (the strategies ``id``, ``pvs`` and
+``mtdf`` only) and returns the deepest finished iteration, stopping early when the next
+iteration would not fit in the time left; an iteration that runs out of time is cut off
+by a node budget (positions per second measured on the earlier iterations) and dropped.
+With ``depth`` and ``time`` both, it stops at whichever comes first. A proven win or loss
+(a finished game in the principal variation) ends the deepening early.
+
+Each call starts from an empty transposition table, so the answer depends on the position
+and the limits only (and, with ``time``, on how fast the machine was).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+
+from boardgames.core.protocol import GameError, State, is_terminal_score
+from boardgames.core.strategies import DEFAULT_TT_MIB, STRATEGIES, NumbaSearcher
+from boardgames.kalah.eval import EVALUATIONS
+from boardgames.kalah.game import Kalah
+
+ITERATIVE = ("id", "pvs", "mtdf")
+UNITS = ("compound", "sowing")
+DEFAULT_TIME = 0.5
+"""Seconds a move for the default program (well inside the 1 s target on 6 x 6)."""
+MAX_DEPTH = 200
+GROWTH = 2.5
+"""Assumed time ratio of one iteration to the one before (measured: about 2 to 3)."""
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """How the program searches. ``depth=None`` and ``time=None`` means the default time."""
+
+    depth: int | None = None
+    time: float | None = None
+    strategy: str = "mtdf"
+    evaluation: str = "tseitin"
+    unit: str = "compound"
+    tt_mib: float = DEFAULT_TT_MIB
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES or "numba" not in STRATEGIES[self.strategy].engines:
+            raise GameError(
+                f"unknown strategy {self.strategy!r}; choose one of {', '.join(STRATEGIES)}"
+            )
+        if self.evaluation not in EVALUATIONS:
+            raise GameError(
+                f"unknown evaluation {self.evaluation!r}; choose one of {', '.join(EVALUATIONS)}"
+            )
+        if self.unit not in UNITS:
+            raise GameError(f"unknown depth unit {self.unit!r}; choose compound or sowing")
+        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
+            raise GameError(f"depth must be 1 to {MAX_DEPTH}, got {self.depth}")
+        if self.time is not None and not 0 < self.time <= 3600:
+            raise GameError(f"time must be more than 0 and at most 3600 seconds, got {self.time}")
+        if self.time is not None and self.strategy not in ITERATIVE:
+            raise GameError(
+                f"a time limit needs an iterative strategy ({', '.join(ITERATIVE)}), "
+                f"not {self.strategy!r}"
+            )
+        if not 0 < self.tt_mib <= 4096:
+            raise GameError(
+                f"table size must be more than 0 and at most 4096 MiB, got {self.tt_mib}"
+            )
+
+    @property
+    def time_limit(self) -> float | None:
+        if self.time is None and self.depth is None:
+            return DEFAULT_TIME
+        return self.time
+
+    def describe(self) -> str:
+        parts = []
+        if self.depth is not None:
+            parts.append(f"depth {self.depth}" + (" sowings" if self.unit == "sowing" else ""))
+        if self.time_limit is not None:
+            parts.append(f"{self.time_limit:g} s a move")
+        parts += [f"eval {self.evaluation}", self.strategy]
+        return ", ".join(parts)
+
+
+@dataclass
+class EngineAnswer:
+    """The program's answer for one position."""
+
+    move: tuple[int, ...]
+    value: int
+    pv: list[int] = field(default_factory=list)
+    nodes: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+    """False when a time limit cut the deepening before the requested depth."""
+
+
+class KalahEngine:
+    """Best compound moves for one Kalah setup (pits, seeds, rules) under one config."""
+
+    def __init__(self, game: Kalah, config: EngineConfig | None = None) -> None:
+        self.config = config or EngineConfig()
+        self.game = dataclasses.replace(game, evaluation=self.config.evaluation)
+        t0 = time.perf_counter()
+        self.searcher = NumbaSearcher(self.game, self.config.tt_mib)
+        # Load (or compile) the kernels now, so that no move pays for it.
+        self.search(self.game.initial_state(), 1, deadline=float("inf"))
+        self.warmup_seconds = time.perf_counter() - t0
+        """Seconds spent loading or compiling the kernels when the engine was made."""
+
+    @property
+    def again_is_ply(self) -> bool:
+        return self.config.unit == "sowing"
+
+    def search(
+        self, state: State, depth: int | None = None, deadline: float | None = None
+    ) -> EngineAnswer:
+        """Search ``state`` (value and PV of single sowings); no compound-move handling."""
+        cfg = self.config
+        start = time.perf_counter()
+        max_depth = depth if depth is not None else (cfg.depth or MAX_DEPTH)
+        if deadline is None and cfg.time_limit is not None:
+            deadline = start + cfg.time_limit * 0.9  # leave room for the compound move
+        s = self.searcher
+        s.ws.clear_heuristics()
+        if cfg.strategy not in ITERATIVE:
+            r = s.run(cfg.strategy, state, max_depth, again_is_ply=self.again_is_ply, fresh=False)
+            elapsed = time.perf_counter() - start
+            return EngineAnswer((), r.value, r.pv, r.nodes, max_depth, elapsed)
+        best: EngineAnswer | None = None
+        nodes = 0
+        guess = 0
+        last_iteration = 0.0
+        for d in range(1, max_depth + 1):
+            now = time.perf_counter()
+            limit = None
+            if deadline is not None and best is not None:
+                left = deadline - now
+                # Iterations grow by a roughly constant factor: stop if the next one
+                # cannot finish, and cut it off by a node budget if it runs long.
+                if left <= 0 or last_iteration * GROWTH > left:
+                    break
+                rate = nodes / max(now - start, 1e-6)
+                limit = max(1000, int(rate * left * 0.8))
+            t0 = time.perf_counter()
+            r, aborted = s.iteration(
+                cfg.strategy, state, d, guess=guess, node_limit=limit,
+                again_is_ply=self.again_is_ply,
+            )  # fmt: skip
+            last_iteration = time.perf_counter() - t0
+            nodes += r.nodes
+            if aborted:
+                break
+            guess = r.value
+            best = EngineAnswer((), r.value, r.pv, nodes, d, 0.0, d == max_depth)
+            if is_terminal_score(r.value):
+                best.complete = True
+                break
+        assert best is not None  # depth 1 always finishes: it has no node limit
+        best.nodes = nodes
+        best.seconds = time.perf_counter() - start
+        return best
+
+    def best_move(self, state: State) -> EngineAnswer:
+        """The whole compound move for the side to move in ``state``.
+
+        GameError if the game is over. Should the principal variation stop while the
+        program still has the move (a table cut-off), it searches again from there.
+        """
+        game = self.game
+        if game.outcome(state) is not None:
+            raise GameError("the game is over: there is no move to choose")
+        start = time.perf_counter()
+        answer = self.search(state)
+        player = game.to_move(state)
+        pits: list[int] = []
+        pv = list(answer.pv)
+        s = state
+        deadline = None if self.config.time_limit is None else start + self.config.time_limit
+        depth = answer.depth
+        while game.outcome(s) is None and game.to_move(s) == player:
+            if not pv:
+                # Keep the same horizon: compound depth does not shrink within a turn,
+                # a sowing depth loses one per sowing played.
+                d = max(1, depth - len(pits)) if self.again_is_ply else depth
+                extra = self.search(s, d, deadline=deadline)
+                answer.nodes += extra.nodes
+                pv = list(extra.pv)
+                if not pv:  # no time left at all: take the first legal move
+                    pv = game.legal_moves(s)[:1]
+            move = pv.pop(0)
+            pits.append(move)
+            s, again = game.play(s, move)
+            if not again:
+                break
+        answer.move = tuple(pits)
+        answer.seconds = time.perf_counter() - start
+        return answer
+
+
+def analyse_position(game: Kalah, state: State, config: EngineConfig | None = None) -> EngineAnswer:
+    """One-shot helper: the best compound move of ``state`` under ``config``."""
+    return KalahEngine(game, config).best_move(state)

@@ -1,0 +1,99 @@
+"""The strong program's API against the Python reference program (program.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardgames.core.protocol import GameError, is_terminal_score
+from boardgames.core.search import alphabeta
+from boardgames.kalah import program
+from boardgames.kalah.engine import EngineConfig, KalahEngine
+from boardgames.kalah.game import Kalah
+
+
+def openings(game: Kalah, count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(rng.randrange(25)):
+            legal = game.legal_moves(s)
+            if not legal:
+                break
+            s, _ = game.play(s, rng.choice(legal))
+        if game.outcome(s) is None:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("rules", "evaluation"),
+    [("classic", "store"), ("classic", "tseitin"), ("etudes", "rechenberg")],
+)
+def test_alphabeta_engine_plays_the_reference_programs_compound_move(rules, evaluation):
+    game = Kalah(6, 4, rules)
+    engine = KalahEngine(game, EngineConfig(depth=3, evaluation=evaluation, strategy="alphabeta"))
+    for state in openings(game, 6, 11):
+        pits, ref = program.choose_compound(game, state, 3, evaluation=evaluation)
+        answer = engine.best_move(state)
+        assert answer.move == pits
+        assert answer.value == ref.value
+
+
+@pytest.mark.parametrize("strategy", ["mtdf", "pvs", "id", "tt"])
+@pytest.mark.parametrize("unit", ["compound", "sowing"])
+def test_engine_value_is_exact_and_its_compound_move_is_legal(strategy: str, unit: str) -> None:
+    game = Kalah(5, 4, "classic", "tseitin")
+    cfg = EngineConfig(depth=4, strategy=strategy, unit=unit)
+    engine = KalahEngine(game, cfg)
+    for state in openings(game, 5, 5):
+        ref = alphabeta(game, state, 4, again_is_ply=unit == "sowing")
+        answer = engine.best_move(state)
+        assert answer.value == ref.value
+        assert answer.depth == 4 and answer.complete
+        after = game.play_compound(state, answer.move)  # raises unless one whole turn
+        assert game.outcome(after) is not None or game.to_move(after) != game.to_move(state)
+
+
+def test_time_limited_engine_deepens_and_answers_a_legal_move() -> None:
+    game = Kalah()
+    engine = KalahEngine(game, EngineConfig(time=0.2))
+    state = game.initial_state()
+    answer = engine.best_move(state)
+    assert answer.depth >= 2
+    game.play_compound(state, answer.move)
+
+
+def test_engine_sees_the_end_of_the_game() -> None:
+    """Three stones left in the pits: four compound moves see the end of the game."""
+    game = Kalah(6, 4)
+    state = game.make_state([0, 0, 0, 0, 1, 1, 20, 0, 0, 0, 0, 0, 1, 25], 0)
+    answer = KalahEngine(game, EngineConfig(depth=4)).best_move(state)
+    assert is_terminal_score(answer.value)
+    assert answer.value == alphabeta(game, state, 4).value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"strategy": "magic"}, "unknown strategy"),
+        ({"evaluation": "x"}, "unknown evaluation"),
+        ({"unit": "ply"}, "depth unit"),
+        ({"depth": 0}, "depth must be"),
+        ({"time": -1}, "time must be"),
+        ({"time": 1, "strategy": "alphabeta"}, "iterative strategy"),
+        ({"tt_mib": 0}, "table size"),
+    ],
+)
+def test_bad_config_is_one_clear_error(kwargs: dict, message: str) -> None:
+    with pytest.raises(GameError, match=message):
+        EngineConfig(**kwargs)
+
+
+def test_no_move_when_the_game_is_over() -> None:
+    game = Kalah(2, 1)
+    state = game.make_state([0, 0, 1, 0, 0, 1], 0)
+    with pytest.raises(GameError, match="over"):
+        KalahEngine(game, EngineConfig(depth=2)).best_move(state)
