@@ -1,0 +1,239 @@
+"""Run search strategies side by side on the same positions: table, agreement, JSON, plot.
+
+Game-independent; a game's ``compare`` command chooses the positions and options and
+calls :func:`run_comparison`, then :func:`comparison_table` / :func:`comparison_json`.
+numba and matplotlib are imported only when needed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from boardgames.core.protocol import Game, State, describe_score
+from boardgames.core.strategies import ENGINES, STRATEGIES, numba_searcher, run_strategy
+
+
+@dataclass
+class CompareRow:
+    """One strategy on one engine over all positions."""
+
+    strategy: str
+    engine: str
+    values: list[int] = field(default_factory=list)
+    moves: list[int | None] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def parse_choice_list(text: str, allowed: Sequence[str], what: str) -> list[str]:
+    """``a,b,c`` into a list, each checked against ``allowed`` (UsageError otherwise)."""
+    items = [w.strip() for w in text.split(",") if w.strip()]
+    if not items:
+        raise click.UsageError(f"give at least one {what}; choose from {', '.join(allowed)}")
+    for item in items:
+        if item not in allowed:
+            raise click.UsageError(
+                f"unknown {what} {item!r}; choose from {', '.join(allowed)} (comma-separated)"
+            )
+    return list(dict.fromkeys(items))
+
+
+def plan(
+    strategies: Sequence[str], engines: Sequence[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """The (strategy, engine) pairs that exist, and notes on the ones that do not."""
+    pairs, notes = [], []
+    for s in strategies:
+        for e in engines:
+            if e in STRATEGIES[s].engines:
+                pairs.append((s, e))
+            else:
+                notes.append(f"{s} has no {e} engine")
+    return pairs, notes
+
+
+def run_comparison(
+    game: Game,
+    positions: Sequence[State],
+    depth: int | None,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    again_is_ply: bool = False,
+    tt_mib: float = 16.0,
+    console: Console | None = None,
+) -> list[CompareRow]:
+    """Run every pair on every position, timing each search; a progress bar on ``console``.
+
+    numba kernels are loaded (or compiled) and run once on a tiny search before any
+    timing, so the seconds are search time only.
+    """
+    if any(e == "numba" for _, e in pairs):
+        searcher = numba_searcher(game, tt_mib)
+        for s, e in pairs:
+            if e == "numba":
+                searcher.run(s, positions[0], 1, again_is_ply=again_is_ply)
+    rows = [CompareRow(s, e) for s, e in pairs]
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=console is None,
+    )
+    with progress:
+        task = progress.add_task("searching", total=len(rows) * len(positions))
+        for row in rows:
+            for state in positions:
+                progress.update(task, description=f"{row.strategy} ({row.engine})")
+                t0 = time.perf_counter()
+                result = run_strategy(
+                    row.strategy,
+                    game,
+                    state,
+                    depth,
+                    engine=row.engine,
+                    again_is_ply=again_is_ply,
+                    tt_mib=tt_mib,
+                )
+                row.seconds += time.perf_counter() - t0
+                row.nodes += result.nodes
+                row.values.append(result.value)
+                row.moves.append(result.best_move)
+                progress.advance(task)
+    return rows
+
+
+def disagreements(rows: Sequence[CompareRow]) -> list[str]:
+    """Every position where two exact strategies found different values, and every place
+    where strategies whose rules fix the best move chose different moves."""
+    problems = []
+    if not rows:
+        return problems
+    for k in range(len(rows[0].values)):
+        values = {(r.strategy, r.engine): r.values[k] for r in rows}
+        if len(set(values.values())) > 1:
+            found = ", ".join(f"{s}/{e}={v}" for (s, e), v in values.items())
+            problems.append(f"position {k + 1}: values differ: {found}")
+        fixed = {
+            (r.strategy, r.engine): r.moves[k] for r in rows if STRATEGIES[r.strategy].fixes_move
+        }
+        by_strategy: dict[str, set] = {}
+        for (s, _), m in fixed.items():
+            by_strategy.setdefault(s, set()).add(m)
+        for s, ms in by_strategy.items():
+            if len(ms) > 1:
+                problems.append(f"position {k + 1}: {s} chose different moves on its engines")
+    return problems
+
+
+def _values_text(values: list[int]) -> str:
+    if len(values) == 1:
+        return describe_score(values[0])
+    shown = " ".join(f"{v:+d}" if abs(v) < 10**6 else describe_score(v) for v in values[:4])
+    return shown + (f" … ({len(values)})" if len(values) > 4 else "")
+
+
+def comparison_table(rows: Sequence[CompareRow], title: str) -> Table:
+    """The rich table: values, positions visited, seconds, positions/s, speed-up."""
+    base = next((r for r in rows if r.strategy == "alphabeta" and r.engine == "python"), None)
+    table = Table(
+        title=title,
+        caption="speed-up: seconds of alphabeta (python) / seconds of the row"
+        if base is not None
+        else None,
+    )
+    table.add_column("strategy")
+    table.add_column("engine")
+    table.add_column("value(s)", justify="right")
+    table.add_column("positions visited", justify="right")
+    table.add_column("seconds", justify="right")
+    table.add_column("positions/s", justify="right")
+    table.add_column("speed-up", justify="right")
+    for r in rows:
+        speed = "—" if base is None or r.seconds <= 0 else f"{base.seconds / r.seconds:,.1f}×"
+        table.add_row(
+            r.strategy,
+            r.engine,
+            _values_text(r.values),
+            f"{r.nodes:,}",
+            f"{r.seconds:.4f}",
+            f"{r.rate:,.0f}",
+            speed,
+        )
+    return table
+
+
+def comparison_json(
+    game: str, depth: int | None, rows: Sequence[CompareRow], agree: bool, **extra: object
+) -> dict[str, object]:
+    """The JSON object of the issue: game, depth, results (value of the first position and
+    all values), agree; ``extra`` adds keys."""
+    return {
+        "game": game,
+        "depth": depth,
+        **extra,
+        "results": [
+            {
+                "strategy": r.strategy,
+                "engine": r.engine,
+                "value": r.values[0] if r.values else None,
+                "values": r.values,
+                "nodes": r.nodes,
+                "seconds": r.seconds,
+            }
+            for r in rows
+        ],
+        "agree": agree,
+    }
+
+
+def write_plot(rows: Sequence[CompareRow], path: Path, title: str) -> None:
+    """Bars of seconds and of positions visited per strategy and engine, log scale.
+
+    click.UsageError (one line) when matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'boardgames[plot]'") from None
+    labels = [f"{r.strategy} ({r.engine})" for r in rows]
+    colours = ["tab:orange" if r.engine == "python" else "tab:blue" for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(rows) + 1.8), sharey=True)
+    for ax, data, name in (
+        (axes[0], [max(r.seconds, 1e-6) for r in rows], "seconds"),
+        (axes[1], [max(r.nodes, 1) for r in rows], "positions visited"),
+    ):
+        ax.barh(labels, data, color=colours)
+        ax.set_xscale("log")
+        ax.set_xlabel(name + " (log scale)")
+        ax.invert_yaxis()
+        ax.grid(axis="x", which="both", alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as e:
+        raise click.UsageError(f"cannot write the plot to {path}: {e.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def default_engines() -> str:
+    return ",".join(ENGINES)

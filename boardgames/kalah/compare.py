@@ -1,0 +1,169 @@
+"""``boardgames compare kalah``: every chosen strategy x engine on the same Kalah positions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import click
+
+from boardgames.core.compare import (
+    comparison_json,
+    comparison_table,
+    default_engines,
+    disagreements,
+    parse_choice_list,
+    plan,
+    run_comparison,
+    write_plot,
+)
+from boardgames.core.console import make_console, print_json
+from boardgames.core.protocol import GameError, State
+from boardgames.core.strategies import ENGINES, STRATEGIES
+from boardgames.kalah.eval import EVALUATIONS
+from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
+from boardgames.kalah.rules import RULE_SETS
+
+MAX_COMPARE_DEPTH = 40
+
+
+def random_positions(game: Kalah, count: int, seed: int) -> list[State]:
+    """``count`` positions after seeded random openings of 2 to 12 sowings (unfinished)."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    tries = 0
+    while len(out) < count and tries < 100 * count:
+        tries += 1
+        s = game.initial_state()
+        for _ in range(rng.randint(2, 12)):
+            legal = game.legal_moves(s)
+            if not legal:
+                break
+            s, _ = game.play(s, rng.choice(legal))
+        if game.outcome(s) is None:
+            out.append(s)
+    return out or [game.initial_state()]
+
+
+@click.command("kalah")
+@click.option("--pits", default=6, show_default=True, help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).")
+@click.option(
+    "--seeds",
+    default=4,
+    show_default=True,
+    help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).",
+)
+@click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
+@click.option(
+    "--eval", "evaluation", type=click.Choice(EVALUATIONS), default="store", show_default=True,
+    help="Evaluation at the search horizon.",
+)  # fmt: skip
+@click.option("--depth", default=4, show_default=True, help="Search depth (see --ply).")
+@click.option(
+    "--ply", type=click.Choice(["compound", "sowing"]), default="compound", show_default=True,
+    help="Depth unit: compound moves (RULES.md) or single sowings (as other engines count).",
+)  # fmt: skip
+@click.option(
+    "--positions", default=0, show_default=True,
+    help="0: the start position; K: K positions after seeded random openings.",
+)  # fmt: skip
+@click.option("--seed", default=1, show_default=True, help="Seed of the random openings.")
+@click.option(
+    "--strategies", default=",".join(STRATEGIES), show_default=True,
+    help="Comma-separated strategies to run.",
+)  # fmt: skip
+@click.option(
+    "--engine", "engines", default=default_engines(), show_default=True,
+    help="Comma-separated engines: python (reference) and/or numba.",
+)  # fmt: skip
+@click.option("--tt", "tt_mib", default=16.0, show_default=True, help="Table size in MiB.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@click.option(
+    "--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Also write a picture (time and positions per strategy, log scale), e.g. cmp.png.",
+)  # fmt: skip
+def compare_command(
+    pits: int,
+    seeds: int,
+    rules: str,
+    evaluation: str,
+    depth: int,
+    ply: str,
+    positions: int,
+    seed: int,
+    strategies: str,
+    engines: str,
+    tt_mib: float,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    """Compare search strategies on Kalah: values, positions visited, time, speed-up.
+
+    Every strategy is exact, so all must find the same value at the same depth; the
+    command checks that (and that minimax and alphabeta choose the same move on both
+    engines) and says so loudly, with exit status 1, if not. Example:
+
+        boardgames compare kalah --seeds 4 --depth 6 --positions 5 --engine numba
+    """
+    try:
+        game = Kalah(pits, seeds, rules, evaluation)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    if not 0 <= depth <= MAX_COMPARE_DEPTH:
+        raise click.UsageError(f"--depth must be 0 to {MAX_COMPARE_DEPTH}, got {depth}")
+    if not 0 <= positions <= 1000:
+        raise click.UsageError(f"--positions must be 0 to 1000, got {positions}")
+    if not 0 < tt_mib <= 4096:
+        raise click.UsageError(f"--tt must be more than 0 and at most 4096 MiB, got {tt_mib:g}")
+    chosen = parse_choice_list(strategies, list(STRATEGIES), "strategy")
+    engine_list = parse_choice_list(engines, ENGINES, "engine")
+    pairs, notes = plan(chosen, engine_list)
+    if not pairs:
+        raise click.UsageError("no strategy runs on the chosen engines: " + "; ".join(notes))
+    states = random_positions(game, positions, seed) if positions else [game.initial_state()]
+    err = make_console(stderr=True)
+    rows = run_comparison(
+        game, states, depth, pairs, again_is_ply=ply == "sowing", tt_mib=tt_mib, console=err
+    )
+    problems = disagreements(rows)
+    where = "the start position" if not positions else f"{len(states)} random positions"
+    title = (
+        f"Kalah {pits}x{seeds} {rules}, eval {evaluation}, depth {depth} "
+        f"{'compound moves' if ply == 'compound' else 'sowings'}, {where}"
+    )
+    if plot is not None:
+        write_plot(rows, plot, title)
+    if as_json:
+        print_json(
+            comparison_json(
+                "kalah",
+                depth,
+                rows,
+                not problems,
+                pits=pits,
+                seeds=seeds,
+                rules=rules,
+                evaluation=evaluation,
+                unit=ply,
+                positions=len(states),
+                problems=problems,
+            )
+        )
+    else:
+        out = make_console()
+        out.print(comparison_table(rows, title))
+        for note in notes:
+            out.print(f"[dim]({note})[/]")
+        if not problems:
+            out.print(
+                f"[bold green]All {len(rows)} runs agree[/] on every value"
+                + (" and on the moves that the rules of minimax and alphabeta fix." if any(
+                    STRATEGIES[r.strategy].fixes_move for r in rows) else ".")
+            )  # fmt: skip
+        if plot is not None:
+            out.print(f"Plot written to {plot}")
+    if problems:
+        err.print("[bold red]DISAGREEMENT: exact strategies found different results![/]")
+        for p in problems[:20]:
+            err.print(f"[red]  {p}[/]")
+        raise SystemExit(1)
