@@ -23,7 +23,6 @@ from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
     MAX_PITS,
     MAX_SEEDS,
-    MAX_STONES,
     MIN_PITS,
     MIN_SEEDS,
     PLAYER_NAMES,
@@ -33,7 +32,9 @@ from boardgames.kalah.program import DEFAULT_DEPTH, choose_compound
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, read_record, replay
 from boardgames.kalah.rules import RULE_SETS
 
-KALAH_COMMANDS: dict[str, tuple[str, str]] = {}
+KALAH_COMMANDS: dict[str, tuple[str, str]] = {
+    "match": ("boardgames.kalah.match:match", "Two program settings play a scored match."),
+}
 """Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
 
 EVAL_HELP = "Evaluation at the search horizon: " + "; ".join(
@@ -605,7 +606,7 @@ def analyse(
         game = Kalah((len(holes) - 2) // 2, 1, rules, evaluation)
         state = game.make_state(holes, 0 if to_move.lower() == "a" else 1)
     except GameError as e:
-        raise click.UsageError(f"--board: {e} (at most {MAX_STONES} stones)") from None
+        raise click.UsageError(f"--board: {e}") from None
     player = game.to_move(state)
     stores = game.final_stores(state)
     if stores is not None:
