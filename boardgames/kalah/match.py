@@ -1,0 +1,316 @@
+"""``boardgames kalah match``: two program settings play a series of games.
+
+A player spec is ``key=value`` pairs separated by commas, for example
+``depth=5,eval=store,strategy=alphabeta`` or ``time=0.5,eval=tseitin``. Keys: ``depth``,
+``time`` (seconds a move), ``eval``, ``strategy``, ``unit`` (compound or sowing) and
+``tt`` (table MiB); anything not given takes the default program's value
+(:class:`~boardgames.kalah.engine.EngineConfig`).
+
+Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
+and the sides swapped, so neither spec profits from a lucky opening or from moving first.
+Games run in parallel worker processes (``--jobs``, default: one per core).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from dataclasses import asdict, dataclass, field
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from boardgames.core.console import make_console, print_json
+from boardgames.core.protocol import GameError
+from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
+from boardgames.kalah.rules import RULE_SETS
+
+SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt")
+CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta"
+DEFAULT_PROGRAM = ""
+
+
+def parse_spec(text: str):  # -> EngineConfig (engine imported lazily: it loads numba)
+    """An :class:`EngineConfig` from ``key=value,...``; GameError with the allowed keys."""
+    from boardgames.kalah.engine import EngineConfig
+
+    values: dict[str, object] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not sep or key not in SPEC_KEYS or not value:
+            raise GameError(
+                f"bad player spec part {part!r}: use key=value with keys {', '.join(SPEC_KEYS)}"
+                f", e.g. depth=5,eval=store"
+            )
+        try:
+            if key == "depth":
+                values["depth"] = int(value)
+            elif key in ("time", "tt"):
+                values["time" if key == "time" else "tt_mib"] = float(value)
+            else:
+                values["evaluation" if key == "eval" else key] = value
+        except ValueError:
+            raise GameError(f"{key} needs a number, got {value!r}") from None
+    return EngineConfig(**values)  # type: ignore[arg-type]
+
+
+@dataclass
+class GameRecord:
+    """One finished game, from the view of spec ``a``."""
+
+    index: int
+    a_side: str
+    margin: int
+    opening: list[int]
+    moves: int
+    a_seconds: list[float] = field(default_factory=list)
+    b_seconds: list[float] = field(default_factory=list)
+    a_depths: list[int] = field(default_factory=list)
+    b_depths: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    index: int
+    pits: int
+    seeds: int
+    rules: str
+    spec_a: str
+    spec_b: str
+    opening_plies: int
+    seed: int
+
+
+def opening(game: Kalah, plies: int, seed: int) -> list[int]:
+    """``plies`` random sowings from the start (fewer if the game would end)."""
+    rng = random.Random(seed)
+    s = game.initial_state()
+    moves: list[int] = []
+    for _ in range(plies):
+        legal = game.legal_moves(s)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        child, _ = game.play(s, move)
+        if game.outcome(child) is not None:
+            break
+        moves.append(move)
+        s = child
+    return moves
+
+
+_ENGINES: dict = {}
+
+
+def _engine(game: Kalah, spec: str):
+    from boardgames.kalah.engine import KalahEngine
+
+    key = (game, spec)
+    if key not in _ENGINES:
+        _ENGINES[key] = KalahEngine(game, parse_spec(spec))
+    return _ENGINES[key]
+
+
+def play_game(task: MatchTask) -> GameRecord:
+    """Play one game of the match (in whatever process runs it)."""
+    game = Kalah(task.pits, task.seeds, task.rules)
+    pair = task.index // 2
+    a_is_first = task.index % 2 == 0
+    engines = {0: _engine(game, task.spec_a), 1: _engine(game, task.spec_b)}
+    if not a_is_first:
+        engines = {0: engines[1], 1: engines[0]}
+    opened = opening(game, task.opening_plies, task.seed * 1_000_003 + pair)
+    state = game.initial_state()
+    for move in opened:
+        state, _ = game.play(state, move)
+    record = GameRecord(task.index, "A" if a_is_first else "B", 0, opened, 0)
+    while game.outcome(state) is None:
+        side = game.to_move(state)
+        answer = engines[side].best_move(state)
+        state = game.play_compound(state, answer.move)
+        is_a = (side == 0) == a_is_first
+        (record.a_seconds if is_a else record.b_seconds).append(answer.seconds)
+        (record.a_depths if is_a else record.b_depths).append(answer.depth)
+        record.moves += 1
+    margin_to_move = game.outcome(state)
+    assert margin_to_move is not None
+    margin_a_side = margin_to_move if game.to_move(state) == 0 else -margin_to_move
+    record.margin = margin_a_side if a_is_first else -margin_a_side
+    return record
+
+
+@dataclass
+class MatchSummary:
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    average_margin: float
+    score: float
+    ci95: tuple[float, float]
+
+
+def summarise(records: list[GameRecord]) -> MatchSummary:
+    """W/D/L, mean margin, score (win 1, draw 1/2) and a 95% normal interval of the score."""
+    n = len(records)
+    scores = [1.0 if r.margin > 0 else 0.5 if r.margin == 0 else 0.0 for r in records]
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return MatchSummary(
+        n,
+        sum(r.margin > 0 for r in records),
+        sum(r.margin == 0 for r in records),
+        sum(r.margin < 0 for r in records),
+        sum(r.margin for r in records) / n,
+        mean,
+        (max(0.0, mean - half), min(1.0, mean + half)),
+    )
+
+
+def _describe(spec: str) -> str:
+    return parse_spec(spec).describe()
+
+
+def _run_all(tasks: list[MatchTask], jobs: int, progress: Progress) -> list[GameRecord]:
+    task_id = progress.add_task("playing", total=len(tasks))
+    records: list[GameRecord] = []
+    if jobs == 1:
+        for t in tasks:
+            records.append(play_game(t))
+            progress.advance(task_id)
+        return records
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    pool = ctx.Pool(jobs)
+    try:
+        for record in pool.imap_unordered(play_game, tasks):
+            records.append(record)
+            progress.advance(task_id)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+    return sorted(records, key=lambda r: r.index)
+
+
+@click.command("match")
+@click.option("--a", "spec_a", default=DEFAULT_PROGRAM, show_default="the default program",
+              help="Player a, e.g. time=0.5,eval=tseitin (keys: depth, time, eval, strategy, "
+                   "unit, tt).")  # fmt: skip
+@click.option("--b", "spec_b", default=CLASSIC_PROGRAM, show_default=True,
+              help="Player b (default: the classic program).")  # fmt: skip
+@click.option("--games", default=20, show_default=True, help="Games (pairs with sides swapped).")
+@click.option("--random-opening", "opening_plies", default=4, show_default=True,
+              help="Random sowings played before the programs take over.")  # fmt: skip
+@click.option("--seed", default=1, show_default=True, help="Seed of the random openings.")
+@click.option("--pits", default=6, show_default=True, help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).")
+@click.option("--seeds", default=6, show_default=True,
+              help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).")  # fmt: skip
+@click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
+@click.option("--jobs", default=0, show_default="one per core",
+              help="Worker processes (1: play in this process).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def match(
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    opening_plies: int,
+    seed: int,
+    pits: int,
+    seeds: int,
+    rules: str,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    """Let two program settings play each other and score the match.
+
+    Sides alternate and each opening is played twice, once with each side first. The
+    table gives a's wins, draws and losses, the average final margin (a minus b) and a's
+    score (win 1, draw 1/2) with a 95% confidence interval. Example:
+
+        boardgames kalah match --a depth=5,eval=tseitin --b depth=5,eval=rechenberg
+    """
+    try:
+        Kalah(pits, seeds, rules)
+        desc_a, desc_b = _describe(spec_a), _describe(spec_b)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    if not 1 <= games <= 100_000:
+        raise click.UsageError(f"--games must be 1 to 100000, got {games}")
+    if not 0 <= opening_plies <= 200:
+        raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening_plies}")
+    if jobs < 0:
+        raise click.UsageError(f"--jobs must be 0 (one per core) or more, got {jobs}")
+    jobs = min(jobs or os.cpu_count() or 1, games)
+    tasks = [
+        MatchTask(i, pits, seeds, rules, spec_a, spec_b, opening_plies, seed) for i in range(games)
+    ]
+    err = make_console(stderr=True)
+    t0 = time.perf_counter()
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    with progress:
+        records = _run_all(tasks, jobs, progress)
+    elapsed = time.perf_counter() - t0
+    summary = summarise(records)
+    a_times = [s for r in records for s in r.a_seconds]
+    b_times = [s for r in records for s in r.b_seconds]
+    if as_json:
+        print_json(
+            {
+                "a": spec_a, "b": spec_b, "a_settings": desc_a, "b_settings": desc_b,
+                "pits": pits, "seeds": seeds, "rules": rules,
+                "random_opening": opening_plies, "seed": seed,
+                **asdict(summary),
+                "a_max_seconds_per_move": max(a_times, default=0.0),
+                "b_max_seconds_per_move": max(b_times, default=0.0),
+                "seconds": elapsed,
+                "results": [
+                    {"game": r.index + 1, "a_side": r.a_side, "margin": r.margin,
+                     "opening": r.opening, "moves": r.moves}
+                    for r in records
+                ],
+            }
+        )  # fmt: skip
+        return
+    out = make_console()
+    table = Table(
+        title=f"Kalah {pits}x{seeds} {rules}: {games} games, random openings of "
+        f"{opening_plies} sowings (seed {seed}), sides alternated"
+    )
+    table.add_column("player")
+    table.add_column("settings")
+    for col in ("W", "D", "L", "avg margin", "score", "95% interval", "s/move avg", "s/move max"):
+        table.add_column(col, justify="right")
+    for name, desc, times, sign in (("a", desc_a, a_times, 1), ("b", desc_b, b_times, -1)):
+        w, lo = (summary.wins, summary.losses) if sign > 0 else (summary.losses, summary.wins)
+        score = summary.score if sign > 0 else 1 - summary.score
+        ci = summary.ci95 if sign > 0 else (1 - summary.ci95[1], 1 - summary.ci95[0])
+        table.add_row(
+            name,
+            desc,
+            str(w),
+            str(summary.draws),
+            str(lo),
+            f"{sign * summary.average_margin:+.2f}",
+            f"{score:.3f}",
+            f"{ci[0]:.3f}-{ci[1]:.3f}",
+            f"{sum(times) / max(len(times), 1):.3f}",
+            f"{max(times, default=0.0):.3f}",
+        )
+    out.print(table)
+    out.print(f"{games} games in {elapsed:.1f} s on {jobs} process{'es' if jobs > 1 else ''}.")

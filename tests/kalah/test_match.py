@@ -1,0 +1,104 @@
+"""``boardgames kalah match``: spec parsing, bookkeeping of sides and margins, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+from boardgames.core.protocol import GameError
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.match import GameRecord, MatchTask, opening, parse_spec, play_game, summarise
+
+
+def test_parse_spec() -> None:
+    cfg = parse_spec("depth=5, eval=store,strategy=alphabeta")
+    assert (cfg.depth, cfg.evaluation, cfg.strategy, cfg.time) == (5, "store", "alphabeta", None)
+    cfg = parse_spec("time=0.25,eval=tseitin,unit=sowing,tt=4")
+    assert (cfg.time, cfg.unit, cfg.tt_mib) == (0.25, "sowing", 4.0)
+    assert parse_spec("").time_limit == 0.5  # the default program
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("depth5", "key=value"),
+        ("colour=red", "key=value"),
+        ("depth=five", "needs a number"),
+        ("eval=magic", "unknown evaluation"),
+        ("depth=3,strategy=alphabeta,time=1", "iterative strategy"),
+    ],
+)
+def test_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(GameError, match=message):
+        parse_spec(spec)
+
+
+def test_summary_numbers() -> None:
+    records = [GameRecord(i, "A", m, [], 1) for i, m in enumerate([3, -1, 0, 5])]
+    s = summarise(records)
+    assert (s.wins, s.draws, s.losses, s.average_margin, s.score) == (2, 1, 1, 1.75, 0.625)
+    sd = math.sqrt(((0.375**2) * 2 + 0.625**2 + 0.125**2) / 3)
+    assert s.ci95 == pytest.approx((0.625 - 1.96 * sd / 2, min(1.0, 0.625 + 1.96 * sd / 2)))
+
+
+def test_openings_are_seeded_and_legal() -> None:
+    game = Kalah()
+    assert opening(game, 6, 42) == opening(game, 6, 42)
+    assert opening(game, 6, 42) != opening(game, 6, 43)
+    s = game.initial_state()
+    for move in opening(game, 6, 42):
+        s, _ = game.play(s, move)
+
+
+def test_swapped_sides_mirror_the_margin() -> None:
+    """Deterministic equal players: game 2k and 2k+1 are the same game with names swapped."""
+    tasks = [MatchTask(i, 4, 3, "classic", "depth=2", "depth=2", 3, 7) for i in (0, 1)]
+    first, second = (play_game(t) for t in tasks)
+    assert first.opening == second.opening
+    assert (first.a_side, second.a_side) == ("A", "B")
+    assert first.margin == -second.margin
+
+
+def test_stronger_spec_wins_a_small_match() -> None:
+    """Depth 6 against a one-move lookahead on a 4x3 board."""
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "match", "--a", "depth=6", "--b", "depth=1,eval=store", "--pits", "4",
+         "--seeds", "3", "--games", "8", "--jobs", "1", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["wins"] + data["draws"] + data["losses"] == 8 == len(data["results"])
+    assert data["score"] > 0.5
+    assert [r["a_side"] for r in data["results"]] == ["A", "B"] * 4
+
+
+def test_table_output_and_worker_processes() -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "match", "--a", "depth=2", "--b", "depth=1", "--pits", "3", "--seeds", "2",
+         "--games", "2", "--jobs", "2"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "95% interval" in result.output and "on 2 processes" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--a", "depth=x"], "needs a number"),
+        (["--b", "speed=3"], "key=value"),
+        (["--games", "0"], "--games must be"),
+        (["--random-opening", "-1"], "--random-opening must be"),
+        (["--pits", "0"], "pits must be"),
+        (["--jobs", "-2"], "--jobs must be"),
+    ],
+)
+def test_bad_options_are_one_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["kalah", "match", *args])
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
