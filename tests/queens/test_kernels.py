@@ -1,0 +1,130 @@
+"""The jitted counters against the pure-Python reference and the published counts."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardgames.queens import kernels
+from boardgames.queens.counting import METHODS, Interrupted, run_count
+from boardgames.queens.solve import (
+    count_bitmask_prefix,
+    count_fixed_by_rotation,
+    subtasks,
+)
+
+ALL = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]  # OEIS A000170
+FUNDAMENTAL = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787]  # OEIS A002562
+# OEIS A000170 / A002562 beyond RULES.md, for the slow set.
+ALL_BIG = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512}
+FUNDAMENTAL_BIG = {13: 9233, 14: 45752, 15: 285053, 16: 1846955}
+FAST_METHODS = ["bitmask", "numba", "parallel"]
+
+
+# naive and tables run through count_pure in test_solve; here the driver and the kernels.
+@pytest.mark.parametrize("method", FAST_METHODS)
+@pytest.mark.parametrize("n", range(1, 13))
+def test_every_method_counts_match_oeis(method: str, n: int) -> None:
+    assert run_count(n, method).count == ALL[n - 1]
+
+
+@pytest.mark.parametrize("method", FAST_METHODS)
+@pytest.mark.parametrize("n", range(1, 13))
+def test_every_method_fundamental_counts_match_oeis(method: str, n: int) -> None:
+    result = run_count(n, method, fundamental=True)
+    assert result.count == FUNDAMENTAL[n - 1]
+
+
+def test_jitted_subtask_counts_equal_python() -> None:
+    for n in range(1, 11):
+        for depth in (1, 2, 3):
+            tasks = subtasks(n, depth, True)
+            if not tasks:
+                continue
+            (cols, ld, rd), _ = kernels.task_arrays(n, tasks)
+            got = kernels.count_tasks(n, cols, ld, rd)
+            want = [count_bitmask_prefix(n, p) for p, _ in tasks]
+            assert got.tolist() == want, (n, depth)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(4, 12), st.integers(2, 4), st.integers(1, 2))
+def test_parallel_equals_serial_task_by_task(n: int, depth: int, workers: int) -> None:
+    tasks = subtasks(n, depth, True)
+    (cols, ld, rd), _ = kernels.task_arrays(n, tasks)
+    kernels.set_workers(workers)
+    try:
+        par = kernels.count_tasks_parallel(n, cols, ld, rd)
+    finally:
+        kernels.set_workers(None)
+    assert np.array_equal(par, kernels.count_tasks(n, cols, ld, rd))
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_jitted_rotation_counts_equal_python(n: int) -> None:
+    assert kernels.count_fixed_by_rotation(n, False) == count_fixed_by_rotation(n, False)
+    assert kernels.count_fixed_by_rotation(n, True) == count_fixed_by_rotation(n, True)
+
+
+def test_fundamental_result_carries_burnside_terms() -> None:
+    r = run_count(12, "numba", fundamental=True)
+    assert r.extra == {"total": 14200, "fixed_by_180": 80, "fixed_by_90": 8}
+    assert r.as_dict()["count"] == 1787
+
+
+@pytest.mark.parametrize("method", ["tables", "numba", "parallel"])
+def test_ctrl_c_stops_cleanly(method: str) -> None:
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append((done, total))
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        run_count(13, method, progress=progress)
+    assert info.value.done == calls[0][0] < info.value.total
+
+
+def test_progress_reaches_the_end() -> None:
+    seen: list[tuple[int, int]] = []
+    run_count(12, "parallel", progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1][0] == seen[-1][1] and all(a[0] < b[0] for a, b in itertools.pairwise(seen))
+
+
+@pytest.mark.parametrize("method", ["naive", "tables"])
+def test_driver_runs_the_slow_methods(method: str) -> None:
+    assert run_count(9, method).count == 352
+    assert run_count(9, method, fundamental=True).count == 46
+    assert set(METHODS) == {"naive", "tables", "bitmask", "numba", "parallel"}
+
+
+def test_run_count_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="unknown method"):
+        run_count(8, "quantum")
+    with pytest.raises(ValueError, match="N must be from 1"):
+        run_count(0, "numba")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["tables", *FAST_METHODS])
+@pytest.mark.parametrize("n", [13, 14])
+def test_slow_counts_thirteen_fourteen(method: str, n: int) -> None:
+    assert run_count(n, method).count == ALL_BIG[n]
+    assert run_count(n, method, fundamental=True).count == FUNDAMENTAL_BIG[n]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["numba", "parallel"])
+@pytest.mark.parametrize("n", [15, 16])
+def test_slow_counts_jitted(method: str, n: int) -> None:
+    assert run_count(n, method).count == ALL_BIG[n]
+    assert run_count(n, method, fundamental=True).count == FUNDAMENTAL_BIG[n]
+
+
+@pytest.mark.slow
+def test_slow_naive_thirteen() -> None:
+    assert run_count(13, "naive").count == ALL_BIG[13]
