@@ -226,11 +226,14 @@ def build_engine(k: GameKernels) -> Engine:
         frames[0, 2] = depth
         enter = True
         val = 0
+        nodes = stats[0]  # counters in locals: stores into the state stack may alias arrays
+        limit = stats[2]
         while True:
             if enter:
-                stats[0] += 1
+                nodes += 1
                 pvlen[ply] = 0
-                if stats[0] > stats[2]:
+                if nodes > limit:
+                    stats[0] = nodes
                     stats[1] = 1
                     return 0
                 r = result(states, ply, params)
@@ -246,6 +249,7 @@ def build_engine(k: GameKernels) -> Engine:
                 frames[ply, 4] = 0
             else:
                 if ply == 0:
+                    stats[0] = nodes
                     return val
                 ply -= 1
                 t = val if frames[ply, 5] != 0 else -val
