@@ -78,8 +78,8 @@ HISTORY_SIZE = 4096
 
 AGAIN_IS_PLY, ORDER, TT, PVS, SOFT = 1, 2, 4, 8, 16
 EXACT, LOWER, UPPER = 0, 1, 2
-ENTRY_BYTES = 8 + 8 + 4 + 4 + 1
-"""Bytes per table entry: key, value, move (int32), depth (int32), flag (int8)."""
+ENTRY_BYTES = 4 * 8
+"""Bytes per table entry: key, value, move, depth and flag (four int64 words)."""
 
 
 class GameKernels(NamedTuple):
@@ -148,12 +148,12 @@ def _from_table(value, ply):
 
 
 @njit(cache=True, inline="always")
-def _set_pv(pv, pvlen, ply, move):
+def _set_pv(pv, ply, move):
     pv[ply, 0] = move
-    k = min(pvlen[ply + 1], PV_LENGTH - 1)
+    k = min(pv[ply + 1, PV_LENGTH], PV_LENGTH - 1)
     for j in range(k):
         pv[ply, j + 1] = pv[ply + 1, j]
-    pvlen[ply] = k + 1
+    pv[ply, PV_LENGTH] = k + 1
 
 
 @njit(cache=True, inline="always")
@@ -185,9 +185,9 @@ def build_engine(k: GameKernels) -> Engine:
         k.priority,
     )
 
-    def minimax(states, moves, params, pv, pvlen, stats, ply, depth, again_is_ply):
+    def minimax(states, moves, params, pv, stats, ply, depth, again_is_ply):
         stats[0] += 1
-        pvlen[ply] = 0
+        pv[ply, PV_LENGTH] = 0
         if stats[0] > stats[2]:
             stats[1] = 1
             return 0
@@ -203,21 +203,17 @@ def build_engine(k: GameKernels) -> Engine:
             again = apply_move(states, ply, mv, params)
             if again:
                 cd = depth - 1 if again_is_ply else depth
-                t = minimax_(states, moves, params, pv, pvlen, stats, ply + 1, cd, again_is_ply)
+                t = minimax_(states, moves, params, pv, stats, ply + 1, cd, again_is_ply)
             else:
-                t = -minimax_(
-                    states, moves, params, pv, pvlen, stats, ply + 1, depth - 1, again_is_ply
-                )
+                t = -minimax_(states, moves, params, pv, stats, ply + 1, depth - 1, again_is_ply)
             if stats[1] != 0:
                 return 0
             if t > best:
                 best = t
-                _set_pv(pv, pvlen, ply, mv)
+                _set_pv(pv, ply, mv)
         return best
 
-    def alphabeta(
-        states, moves, params, pv, pvlen, stats, frames, depth, alpha, beta, again_is_ply
-    ):
+    def alphabeta(states, moves, params, pv, stats, frames, depth, alpha, beta, again_is_ply):
         # F2 without recursion: frames[ply] = (m, beta, depth, n, i, again) of the open nodes.
         cap = states.shape[0] - 2
         ply = 0
@@ -231,7 +227,7 @@ def build_engine(k: GameKernels) -> Engine:
         while True:
             if enter:
                 nodes += 1
-                pvlen[ply] = 0
+                pv[ply, PV_LENGTH] = 0
                 if nodes > limit:
                     stats[0] = nodes
                     stats[1] = 1
@@ -255,7 +251,7 @@ def build_engine(k: GameKernels) -> Engine:
                 t = val if frames[ply, 5] != 0 else -val
                 if t > frames[ply, 0]:
                     frames[ply, 0] = t
-                    _set_pv(pv, pvlen, ply, moves[ply, frames[ply, 4]])
+                    _set_pv(pv, ply, moves[ply, frames[ply, 4]])
                     if t >= frames[ply, 1]:
                         val = t
                         continue
@@ -280,30 +276,9 @@ def build_engine(k: GameKernels) -> Engine:
             ply = c
             enter = True
 
-    def search(
-        states,
-        moves,
-        scores,
-        params,
-        pv,
-        pvlen,
-        stats,
-        tk,
-        tv,
-        tm,
-        td,
-        tf,
-        zob,
-        killers,
-        history,
-        ply,
-        depth,
-        alpha,
-        beta,
-        flags,
-    ):
+    def search(states, moves, params, pv, stats, tt, zob, heur, ply, depth, alpha, beta, flags):
         stats[0] += 1
-        pvlen[ply] = 0
+        pv[ply, PV_LENGTH] = 0
         if stats[0] > stats[2]:
             stats[1] = 1
             return 0
@@ -314,32 +289,34 @@ def build_engine(k: GameKernels) -> Engine:
             return evaluate(states, ply, params)
         use_tt = (flags & TT) != 0
         tt_move = -1
-        h = np.uint64(0)
+        h = 0
         bucket = 0
         if use_tt:
             for i in range(states.shape[1]):
                 h ^= zob[i, states[ply, i]]
-            bucket = np.int64(h & np.uint64(tk.shape[0] // 2 - 1)) * 2
+            bucket = (h & (tt.shape[0] // 2 - 1)) * 2
             slot = -1
-            if td[bucket] >= 0 and tk[bucket] == h:
+            if tt[bucket, 3] != 0 and tt[bucket, 0] == h:
                 slot = bucket
-            elif td[bucket + 1] >= 0 and tk[bucket + 1] == h:
+            elif tt[bucket + 1, 3] != 0 and tt[bucket + 1, 0] == h:
                 slot = bucket + 1
             if slot >= 0:
-                tt_move = tm[slot]
-                if td[slot] == depth:
-                    v = _from_table(tv[slot], ply)
-                    f = tf[slot]
+                tt_move = tt[slot, 2]
+                if tt[slot, 3] >> 2 == depth + 1:
+                    v = _from_table(tt[slot, 1], ply)
+                    f = tt[slot, 3] & 3
                     if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                         stats[3] += 1
                         if tt_move >= 0:
                             pv[ply, 0] = tt_move
-                            pvlen[ply] = 1
+                            pv[ply, PV_LENGTH] = 1
                         return v
         n = gen_moves(states, ply, params, moves)
         if (flags & ORDER) != 0:
-            k0 = killers[ply, 0]
-            k1 = killers[ply, 1]
+            half = moves.shape[1] // 2  # scores live in the second half of a moves row
+            k0 = heur[2 * ply]
+            k1 = heur[2 * ply + 1]
+            hist = heur.shape[0] - HISTORY_SIZE
             for i in range(n):
                 mv = moves[ply, i]
                 sc = priority(states, ply, mv, params) << 40
@@ -347,17 +324,17 @@ def build_engine(k: GameKernels) -> Engine:
                     sc += 1 << 39
                 elif mv == k1:
                     sc += 1 << 38
-                sc += history[_history_index(mv)]
-                scores[ply, i] = sc
+                sc += heur[hist + _history_index(mv)]
+                moves[ply, half + i] = sc
             for i in range(1, n):  # stable insertion sort, highest score first
-                sc = scores[ply, i]
+                sc = moves[ply, half + i]
                 mv = moves[ply, i]
                 j = i - 1
-                while j >= 0 and scores[ply, j] < sc:
-                    scores[ply, j + 1] = scores[ply, j]
+                while j >= 0 and moves[ply, half + j] < sc:
+                    moves[ply, half + j + 1] = moves[ply, half + j]
                     moves[ply, j + 1] = moves[ply, j]
                     j -= 1
-                scores[ply, j + 1] = sc
+                moves[ply, half + j + 1] = sc
                 moves[ply, j + 1] = mv
         if tt_move >= 0:
             for i in range(n):
@@ -378,48 +355,114 @@ def build_engine(k: GameKernels) -> Engine:
             if again:
                 if pvs and i > 0:
                     t = search_(
-                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
-                        zob, killers, history, ply + 1, cd, a, a + 1, flags,
-                    )  # fmt: skip
+                        states,
+                        moves,
+                        params,
+                        pv,
+                        stats,
+                        tt,
+                        zob,
+                        heur,
+                        ply + 1,
+                        cd,
+                        a,
+                        a + 1,
+                        flags,
+                    )
                     if a < t < beta:
                         t = search_(
-                            states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td,
-                            tf, zob, killers, history, ply + 1, cd, a, beta, flags,
-                        )  # fmt: skip
+                            states,
+                            moves,
+                            params,
+                            pv,
+                            stats,
+                            tt,
+                            zob,
+                            heur,
+                            ply + 1,
+                            cd,
+                            a,
+                            beta,
+                            flags,
+                        )
                 else:
                     t = search_(
-                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
-                        zob, killers, history, ply + 1, cd, a, beta, flags,
-                    )  # fmt: skip
+                        states,
+                        moves,
+                        params,
+                        pv,
+                        stats,
+                        tt,
+                        zob,
+                        heur,
+                        ply + 1,
+                        cd,
+                        a,
+                        beta,
+                        flags,
+                    )
             else:
                 if pvs and i > 0:
                     t = -search_(
-                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
-                        zob, killers, history, ply + 1, cd, -a - 1, -a, flags,
-                    )  # fmt: skip
+                        states,
+                        moves,
+                        params,
+                        pv,
+                        stats,
+                        tt,
+                        zob,
+                        heur,
+                        ply + 1,
+                        cd,
+                        -a - 1,
+                        -a,
+                        flags,
+                    )
                     if a < t < beta:
                         t = -search_(
-                            states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td,
-                            tf, zob, killers, history, ply + 1, cd, -beta, -a, flags,
-                        )  # fmt: skip
+                            states,
+                            moves,
+                            params,
+                            pv,
+                            stats,
+                            tt,
+                            zob,
+                            heur,
+                            ply + 1,
+                            cd,
+                            -beta,
+                            -a,
+                            flags,
+                        )
                 else:
                     t = -search_(
-                        states, moves, scores, params, pv, pvlen, stats, tk, tv, tm, td, tf,
-                        zob, killers, history, ply + 1, cd, -beta, -a, flags,
-                    )  # fmt: skip
+                        states,
+                        moves,
+                        params,
+                        pv,
+                        stats,
+                        tt,
+                        zob,
+                        heur,
+                        ply + 1,
+                        cd,
+                        -beta,
+                        -a,
+                        flags,
+                    )
             if stats[1] != 0:
                 return 0
             if t > best:
                 best = t
                 best_move = mv
-                _set_pv(pv, pvlen, ply, mv)
+                _set_pv(pv, ply, mv)
                 if best >= beta:
                     if (flags & ORDER) != 0:
-                        if killers[ply, 0] != mv:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = mv
+                        if heur[2 * ply] != mv:
+                            heur[2 * ply + 1] = heur[2 * ply]
+                            heur[2 * ply] = mv
                         d = min(depth, 64)
-                        history[_history_index(mv)] += d * d
+                        heur[heur.shape[0] - HISTORY_SIZE + _history_index(mv)] += d * d
                     break
         if use_tt:
             if best <= alpha:
@@ -430,13 +473,13 @@ def build_engine(k: GameKernels) -> Engine:
                 flag = EXACT
             store_move = best_move if best_move >= 0 else tt_move
             slot = bucket
-            if td[bucket] >= 0 and tk[bucket] != h and td[bucket] > depth:
+            meta = tt[bucket, 3]
+            if meta != 0 and tt[bucket, 0] != h and (meta >> 2) > depth + 1:
                 slot = bucket + 1
-            tk[slot] = h
-            tv[slot] = _to_table(best, ply)
-            tm[slot] = store_move
-            td[slot] = min(depth, DEPTH_INF)
-            tf[slot] = flag
+            tt[slot, 0] = h
+            tt[slot, 1] = _to_table(best, ply)
+            tt[slot, 2] = store_move
+            tt[slot, 3] = ((min(depth, DEPTH_INF) + 1) << 2) | flag
         return best
 
     tag = k.tag
@@ -449,10 +492,11 @@ def build_engine(k: GameKernels) -> Engine:
 
 
 class TranspositionTable:
-    """A two-entry-bucket table in five flat arrays, at most ``mib`` MiB in all.
+    """A two-entry-bucket table in one int64 array of ``entries x 4`` words, at most ``mib``
+    MiB: key, value, move, and ``(depth + 1) * 4 + flag`` (0 marks an empty slot).
 
-    The entry count is the largest power of two whose arrays fit the budget
-    (:data:`ENTRY_BYTES` per entry); ``nbytes`` is what the arrays really take.
+    The entry count is the largest power of two whose array fits the budget
+    (:data:`ENTRY_BYTES` per entry); ``nbytes`` is what the array really takes.
     """
 
     def __init__(self, mib: float = 64.0) -> None:
@@ -463,30 +507,22 @@ class TranspositionTable:
         while entries * 2 * ENTRY_BYTES <= budget:
             entries *= 2
         self.mib = mib
-        self.keys = np.zeros(entries, dtype=np.uint64)
-        self.values = np.zeros(entries, dtype=np.int64)
-        self.moves = np.full(entries, -1, dtype=np.int32)
-        self.depths = np.full(entries, -1, dtype=np.int32)
-        self.flags = np.zeros(entries, dtype=np.int8)
+        self.table = np.zeros((entries, 4), dtype=np.int64)
 
     @property
     def entries(self) -> int:
-        return len(self.keys)
+        return self.table.shape[0]
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in self.arrays())
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.keys, self.values, self.moves, self.depths, self.flags
+        return self.table.nbytes
 
     def clear(self) -> None:
-        self.depths.fill(-1)
-        self.moves.fill(-1)
+        self.table[:, 3] = 0
 
     def used(self) -> int:
         """Entries in use."""
-        return int(np.count_nonzero(self.depths >= 0))
+        return int(np.count_nonzero(self.table[:, 3]))
 
 
 class Workspace:
@@ -494,7 +530,9 @@ class Workspace:
 
     ``cells`` is the length of a state row, ``max_moves`` the most legal moves a position
     of the game can have, ``max_value`` the largest value a cell can hold (sizes the
-    Zobrist table). The stats array holds: nodes, aborted flag, node limit, table cut-offs.
+    Zobrist table). ``moves`` rows hold the moves, then their ordering scores; ``pv`` rows
+    end with the line's length; ``heur`` holds two killer moves per ply, then the history
+    table; ``stats`` holds: nodes, aborted flag, node limit, table cut-offs.
     """
 
     def __init__(
@@ -506,45 +544,41 @@ class Workspace:
         seed: int = 20260101,
     ) -> None:
         self.states = np.zeros((MAX_PLY + 2, cells), dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY + 1, max(1, max_moves)), dtype=np.int64)
-        self.scores = np.zeros_like(self.moves)
-        self.pv = np.zeros((MAX_PLY + 2, PV_LENGTH), dtype=np.int64)
-        self.pvlen = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 1, 2 * max(1, max_moves)), dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY + 2, PV_LENGTH + 1), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.frames = np.zeros((MAX_PLY + 2, 6), dtype=np.int64)
-        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int64)
-        self.history = np.zeros(HISTORY_SIZE, dtype=np.int64)
+        self.heur = np.zeros(2 * (MAX_PLY + 2) + HISTORY_SIZE, dtype=np.int64)
         rng = np.random.default_rng(seed)
         self.zobrist = rng.integers(
-            0, np.iinfo(np.uint64).max, size=(cells, max_value + 1), dtype=np.uint64
+            0, np.iinfo(np.int64).max, size=(cells, max_value + 1), dtype=np.int64
         )
         self.tt = TranspositionTable(tt_mib) if tt_mib else TranspositionTable(1.0)
         self.max_value = max_value
+        self.clear_heuristics()
 
     def reset(self, root: np.ndarray, node_limit: int | None = None) -> None:
         """Put ``root`` in row 0 and zero the counters (tables and heuristics are kept)."""
-        if int(root.max()) > self.max_value:
-            raise ValueError("position holds a value beyond the workspace's Zobrist table")
+        if int(root.max()) > self.max_value or int(root.min()) < 0:
+            raise ValueError("position holds a value outside the workspace's Zobrist table")
         self.states[0, :] = root
         self.stats[:] = 0
         self.stats[2] = node_limit if node_limit is not None else np.iinfo(np.int64).max
-        self.pvlen[:] = 0
+        self.pv[:, PV_LENGTH] = 0
 
     def clear_heuristics(self) -> None:
         """Forget killers, history and table (searches then do not depend on earlier ones)."""
-        self.killers.fill(-1)
-        self.history.fill(0)
+        self.heur[: 2 * (MAX_PLY + 2)] = -1
+        self.heur[2 * (MAX_PLY + 2) :] = 0
         self.tt.clear()
 
     def principal_variation(self) -> list[int]:
-        return [int(x) for x in self.pv[0, : self.pvlen[0]]]
+        return [int(x) for x in self.pv[0, : self.pv[0, PV_LENGTH]]]
 
 
 def run_minimax(engine: Engine, ws: Workspace, params: np.ndarray, depth: int, again_is_ply: bool):
     """Plain negamax from ``ws.states[0]``; returns the value."""
-    return engine.minimax(
-        ws.states, ws.moves, params, ws.pv, ws.pvlen, ws.stats, 0, depth, again_is_ply
-    )
+    return engine.minimax(ws.states, ws.moves, params, ws.pv, ws.stats, 0, depth, again_is_ply)
 
 
 def run_alphabeta(
@@ -558,17 +592,7 @@ def run_alphabeta(
 ):
     """F2 from ``ws.states[0]``; returns the value."""
     return engine.alphabeta(
-        ws.states,
-        ws.moves,
-        params,
-        ws.pv,
-        ws.pvlen,
-        ws.stats,
-        ws.frames,
-        depth,
-        alpha,
-        beta,
-        again_is_ply,
+        ws.states, ws.moves, params, ws.pv, ws.stats, ws.frames, depth, alpha, beta, again_is_ply
     )
 
 
@@ -582,23 +606,15 @@ def run_search(
     beta: int = INFINITY,
 ):
     """The flagged alpha-beta from ``ws.states[0]``; returns the value."""
-    t = ws.tt
     return engine.search(
         ws.states,
         ws.moves,
-        ws.scores,
         params,
         ws.pv,
-        ws.pvlen,
         ws.stats,
-        t.keys,
-        t.values,
-        t.moves,
-        t.depths,
-        t.flags,
+        ws.tt.table,
         ws.zobrist,
-        ws.killers,
-        ws.history,
+        ws.heur,
         0,
         depth,
         alpha,
