@@ -166,6 +166,7 @@ class KalahPlay:
     record: Record = field(init=False)
     state: State = field(init=False)
     turn_open: bool = False
+    announced: bool = False
     history: list[_Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -278,8 +279,30 @@ class KalahPlay:
             elif self.pause > 0 and self.console.is_terminal:
                 time.sleep(self.pause)
             self.sow(pit)
-            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}:")
+            self.console.print(f"{self.sows(player)} {pit}:")
             self.show(highlight=pit)
+            self.announce()
+
+    def sows(self, player: int) -> str:
+        """ "I sow", "You sow" or "A sows"."""
+        who = self.who(player)
+        return f"{who} sow" if who in ("I", "You") else f"{who} sows"
+
+    def announce(self) -> None:
+        """Say once when a store holds more than half of all stones (RULES.md 1.5)."""
+        if self.announced or self.game.outcome(self.state) is not None:
+            return
+        b = self.game.board(self.state)
+        m, total = self.game.pits, sum(b)
+        for player, store in ((0, b[m]), (1, b[2 * m + 1])):
+            if 2 * store > total:
+                self.announced = True
+                who = self.who(player)
+                verb = "cannot" if who in ("I", "You") else "can no longer"
+                self.console.print(
+                    f"{who} {'have' if who in ('I', 'You') else 'has'} more than half of the "
+                    f"stones ({store} of {total}): {who} {verb} lose. Playing on for the score."
+                )
 
     def human_turn(self, player: int) -> bool:
         """Ask for one sowing (or a command); False when the person quits."""
@@ -311,13 +334,16 @@ class KalahPlay:
             break
         self.history.append(_Snapshot(self.state, copy.deepcopy(self.record.moves), self.turn_open))
         if self.sow(pit):
-            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}: last stone in the store.")
+            self.console.print(f"{self.sows(player)} {pit}: last stone in the store.")
             if g.outcome(self.state) is None:
                 self.show(highlight=pit)
-                self.console.print(f"{'You move' if self.one_human else 'Move'} again.")
+                self.console.print(
+                    f"{'You move' if self.one_human else PLAYER_NAMES[player] + ' moves'} again."
+                )
         else:
-            self.console.print(f"{PLAYER_NAMES[player]} sows {pit}:")
+            self.console.print(f"{self.sows(player)} {pit}:")
             self.show(highlight=pit)
+        self.announce()
         return True
 
     def hint(self) -> None:
@@ -336,6 +362,7 @@ class KalahPlay:
             return
         snap = self.history.pop()
         self.state, self.turn_open = snap.state, snap.turn_open
+        self.announced = False
         self.record.moves = snap.moves
         self.save()
         took = "your last sowing" if self.one_human else "the last sowing"

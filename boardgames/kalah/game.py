@@ -220,7 +220,9 @@ class Kalah:
 
         ``highlight`` marks one hole (for example the last one sown into).
         """
-        return render_board(self.board(state), self.pits, self.to_move(state), highlight)
+        over = self.outcome(state) is not None
+        to_move = None if over else self.to_move(state)
+        return render_board(self.board(state), self.pits, to_move, highlight)
 
 
 def render_board(

@@ -83,7 +83,7 @@ def test_bad_input_gets_one_line_and_asks_again(tmp_path: Path) -> None:
     out = result.output
     assert "pit 9 is not one of A's pits (0 to 5); legal now: 0 1 2 3 4 5" in out
     assert "type the number of one of your pits (0 to 5)" in out
-    assert "A sows 0" in out
+    assert "You sow 0" in out
 
 
 def test_end_of_input_leaves_cleanly_with_record(tmp_path: Path) -> None:
