@@ -211,9 +211,9 @@ class KalahPlay:
         self.save()
         self.console.print(
             f"[bold]Kalah[/] ({g.rules} rules, {g.pits} pits x {g.seeds} stones). "
-            f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first. "
-            f"Record: {self.record_path}"
+            f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first."
         )
+        self.console.print(f"The record is saved in {self.record_path} as the game goes.")
         if "human" in self.kinds:
             self.console.print(
                 "Type a pit number to sow it, or hint, undo, quit. "
@@ -273,7 +273,9 @@ class KalahPlay:
         )
         for pit in pits:
             if self.step and "human" not in self.kinds:
-                answer = ask(self.console, f"Enter: {PLAYER_NAMES[player]} sows {pit}; q: quit ")
+                answer = ask(
+                    self.console, f"Press Enter: {PLAYER_NAMES[player]} sows {pit} (q quits) "
+                )
                 if answer.strip().lower() in ("q", "quit", "exit"):
                     raise EndOfInput
             elif self.pause > 0 and self.console.is_terminal:
