@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from boardgames.cli import cli
 from boardgames.core.protocol import GameError
+from boardgames.kalah.engine import DEFAULT_TIME
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.match import GameRecord, MatchTask, opening, parse_spec, play_game, summarise
 
@@ -19,7 +20,7 @@ def test_parse_spec() -> None:
     assert (cfg.depth, cfg.evaluation, cfg.strategy, cfg.time) == (5, "store", "alphabeta", None)
     cfg = parse_spec("time=0.25,eval=tseitin,unit=sowing,tt=4")
     assert (cfg.time, cfg.unit, cfg.tt_mib) == (0.25, "sowing", 4.0)
-    assert parse_spec("").time_limit == 0.5  # the default program
+    assert parse_spec("").time_limit == DEFAULT_TIME  # the default program
 
 
 @pytest.mark.parametrize(
