@@ -195,11 +195,7 @@ class Kalah:
                 raise GameError(
                     f"after {done} the turn passes to {PLAYER_NAMES[1 - player]} (no extra turn)"
                 )
-            try:
-                pit = self.parse_move(str(pit), state)
-            except GameError as e:
-                raise GameError(f"pit {pit}: {e}") from None
-            state, _ = self.play(state, pit)
+            state, _ = self.play(state, self.parse_move(str(pit), state))
         return state
 
     # --- final result ------------------------------------------------------------------
