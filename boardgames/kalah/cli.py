@@ -625,7 +625,7 @@ def parse_board(text: str) -> list[int]:
 def analyse(
     board: str, to_move: str, depth: int, evaluation: str, rules: str, as_json: bool
 ) -> None:
-    """The program's best compound move in a position, its value and principal variation.
+    """Best compound move in a position, its value and the principal variation.
 
     The number of pits a side follows from the board's length (2m+2 numbers). Values are
     from the side to move's view; a proven result reads "win by N in K plies".
