@@ -218,7 +218,7 @@ def _method_help() -> str:
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
-    return "bitmask" if n <= 9 and workers is None else "parallel"
+    return "bitmask" if n <= 9 and workers is None else "symmetry-parallel"
 
 
 def _progress_bar(console: Console, label: str):
@@ -249,10 +249,12 @@ def _progress_bar(console: Console, label: str):
 @click.option("--fundamental", is_flag=True, help="Count symmetry classes instead.")
 @click.option(
     "--method",
-    type=click.Choice(["auto", "naive", "tables", "bitmask", "numba", "parallel"]),
+    type=click.Choice(
+        ["auto", "naive", "tables", "bitmask", "numba", "parallel", "symmetry", "symmetry-parallel"]
+    ),
     default="auto",
     show_default=True,
-    help="How to count (auto: bitmask up to N = 9, parallel above). " + _method_help(),
+    help="How to count (auto: bitmask up to N = 9, symmetry-parallel above). " + _method_help(),
 )
 @click.option(
     "--workers",
@@ -272,8 +274,8 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
 
     _check(n, MAX_COUNT_N)
     method = _pick_method(method, n, workers)
-    if workers is not None and method != "parallel":
-        raise click.UsageError("--workers applies to --method parallel only")
+    if workers is not None and not method.endswith("parallel"):
+        raise click.UsageError("--workers applies to the parallel methods only")
     if workers is not None:
         import os
 
@@ -302,7 +304,7 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
         print_json(result.as_dict())
         return
     kind = "fundamental solutions" if fundamental else "solutions"
-    how = f"{result.method}, {result.workers} workers" if method == "parallel" else method
+    how = f"{method}, {result.workers} workers" if method.endswith("parallel") else method
     make_console().print(
         f"N = {n}: [bold]{result.count:,}[/] {kind} ({how}, {result.seconds:.3f} s)"
     )
@@ -316,7 +318,7 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
 @click.option("--fundamental", is_flag=True, help="Compare fundamental counts instead.")
 @click.option(
     "--methods",
-    default="naive,tables,bitmask,numba,parallel",
+    default="naive,tables,bitmask,numba,parallel,symmetry,symmetry-parallel",
     show_default=True,
     help="Comma-separated methods to run, slowest first is clearest.",
 )
@@ -368,13 +370,14 @@ def compare_command(
 
         t0 = time.perf_counter()
         with err.status("Loading the numba kernels (compiled once, then cached)..."):
-            load_kernels("parallel" if "parallel" in chosen else "numba", workers)
+            load_kernels("parallel", workers)
         jit_seconds = time.perf_counter() - t0
     results = []
     try:
         for m in chosen:
             with err.status(f"Counting N = {n} by {m}..."):
-                results.append(run_count(n, m, fundamental, workers if m == "parallel" else None))
+                w = workers if m.endswith("parallel") else None
+                results.append(run_count(n, m, fundamental, w))
     except Interrupted:
         err.print("Interrupted: comparison stopped.")
         raise SystemExit(130) from None
@@ -430,7 +433,7 @@ def _compare_table(
     table.add_column(f"speed-up vs {rows[0]['method']}", justify="right")
     for r in rows:
         how = METHODS[str(r["method"])]
-        if r["method"] == "parallel":
+        if str(r["method"]).endswith("parallel"):
             how += f" ({r['workers']} threads)"
         sp = r["speedup"]
         table.add_row(

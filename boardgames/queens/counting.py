@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from boardgames.queens.solve import (
     PURE_METHODS,
@@ -22,7 +23,10 @@ from boardgames.queens.solve import (
 JIT_METHODS: dict[str, str] = {
     "numba": "jitted bitmask backtracking, explicit stack, mirror halving, one thread",
     "parallel": "the numba kernel over pre-placed first rows with prange, all cores",
+    "symmetry": "all 8 symmetries: one member of each class searched, one thread",
+    "symmetry-parallel": "the symmetry search over pre-placed first rows, all cores",
 }
+PARALLEL_METHODS = ("parallel", "symmetry-parallel")
 METHODS: dict[str, str] = {name: desc for name, (_, _, desc) in PURE_METHODS.items()}
 METHODS.update(JIT_METHODS)
 """Every counting method, fastest last, with a one-line description."""
@@ -31,6 +35,8 @@ PURE_DEPTH = 2
 """Rows pre-placed per subtask by the pure-Python methods (progress granularity)."""
 JIT_DEPTH = 3
 """Rows pre-placed per subtask by the jitted methods (enough subtasks to balance threads)."""
+SYMMETRY_MIN_N = 5
+"""Smallest N for the symmetry search; smaller boards use the mirror kernel."""
 BATCH_SECONDS = 0.25
 """Target length of one kernel call: progress updates and Ctrl-C are seen this often."""
 
@@ -76,20 +82,51 @@ def load_kernels(method: str, workers: int | None = None) -> tuple[object, int]:
     the number of threads it will use. Compiling happens here, not inside the timing."""
     from boardgames.queens import kernels
 
-    used = kernels.set_workers(workers) if method == "parallel" else 1
+    used = kernels.set_workers(workers) if method in PARALLEL_METHODS else 1
     kernels.warm_up()
     return kernels, used
 
 
+def _run_batches(
+    kernel: Callable[..., Any],
+    n: int,
+    arrays: tuple[Any, ...],
+    used: int,
+    progress: Progress | None,
+) -> Any:
+    """Call ``kernel(n, *slices)`` on growing slices of ``arrays`` (about BATCH_SECONDS each)
+    and return the per-task results stacked; Ctrl-C between calls raises Interrupted."""
+    import numpy as np
+
+    size = len(arrays[0])
+    parts = []
+    done = 0
+    batch = max(1, 2 * used)
+    try:
+        while done < size:
+            lo, hi = done, min(size, done + batch)
+            t0 = time.perf_counter()
+            parts.append(kernel(n, *(a[lo:hi] for a in arrays)))
+            spent = time.perf_counter() - t0
+            done = hi
+            if progress:
+                progress(done, size)
+            # grow (at most 4x) or shrink the batch towards BATCH_SECONDS per call
+            per_task = spent / (hi - lo)
+            batch = max(used, min(4 * batch, int(BATCH_SECONDS / max(per_task, 1e-7))))
+    except KeyboardInterrupt:
+        raise Interrupted(done, size) from None
+    return np.concatenate(parts) if parts else kernel(n, *arrays)  # no tasks: N = 2, 3
+
+
 def _count_total(
     n: int, method: str, workers: int | None, progress: Progress | None
-) -> tuple[int, int, int]:
-    """(total count, subtasks, workers used) for the all-solutions count."""
-    done = 0
+) -> tuple[int, int | None, int, int]:
+    """(total, classes or None, subtasks, workers used) for the all-solutions count."""
     if method in PURE_METHODS:
         counter, mirror, _ = PURE_METHODS[method]
         tasks = subtasks(n, PURE_DEPTH, mirror)
-        total = 0
+        total = done = 0
         try:
             for prefix, weight in tasks:
                 total += weight * counter(n, prefix)
@@ -98,34 +135,21 @@ def _count_total(
                     progress(done, len(tasks))
         except KeyboardInterrupt:
             raise Interrupted(done, len(tasks)) from None
-        return total, len(tasks), 1
+        return total, None, len(tasks), 1
 
+    kernels: Any
     kernels, used = load_kernels(method, workers)
-    tasks = subtasks(n, JIT_DEPTH, True)
-    (cols, ld, rd), weights = kernels.task_arrays(n, tasks)  # type: ignore[attr-defined]
-    kernel = (
-        kernels.count_tasks_parallel  # type: ignore[attr-defined]
-        if method == "parallel"
-        else kernels.count_tasks  # type: ignore[attr-defined]
-    )
-    total = 0
-    batch = max(1, 4 * used)
-    try:
-        while done < len(tasks):
-            lo, hi = done, min(len(tasks), done + batch)
-            t0 = time.perf_counter()
-            counts = kernel(n, cols[lo:hi], ld[lo:hi], rd[lo:hi])
-            spent = time.perf_counter() - t0
-            total += int((counts * weights[lo:hi]).sum())
-            done = hi
-            if progress:
-                progress(done, len(tasks))
-            # grow (at most 4x) or shrink the batch towards BATCH_SECONDS per call
-            per_task = spent / (hi - lo)
-            batch = max(used, min(4 * batch, int(BATCH_SECONDS / max(per_task, 1e-7))))
-    except KeyboardInterrupt:
-        raise Interrupted(done, len(tasks)) from None
-    return total, len(tasks), used
+    parallel = method in PARALLEL_METHODS
+    if method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
+        tasks = kernels.symmetry_tasks(n)
+        kernel = kernels.count_symmetry_tasks_parallel if parallel else kernels.count_symmetry_tasks
+        out = _run_batches(kernel, n, (tasks,), used, progress)
+        return int(out[:, 0].sum()), int(out[:, 1].sum()), len(tasks), used
+    subs = subtasks(n, JIT_DEPTH, True)
+    (cols, ld, rd), weights = kernels.task_arrays(n, subs)
+    kernel = kernels.count_tasks_parallel if parallel else kernels.count_tasks
+    counts = _run_batches(kernel, n, (cols, ld, rd), used, progress)
+    return int((counts * weights).sum()), None, len(subs), used
 
 
 def run_count(
@@ -138,8 +162,9 @@ def run_count(
     """Count all (or fundamental) solutions for N by ``method``; time excludes JIT loading.
 
     Fundamental counts use Burnside's lemma (see :mod:`boardgames.queens.solve`): the total
-    by ``method`` plus the solutions fixed by the 90° and 180° rotations, except for
-    ``naive``, which canonicalises every solution (slow, and independent of Burnside).
+    by ``method`` plus the solutions fixed by the 90° and 180° rotations; ``naive``
+    canonicalises every solution instead (slow, and independent of Burnside), and the
+    symmetry methods count the classes directly.
     Raises :class:`Interrupted` on Ctrl-C.
     """
     check_n(n)
@@ -156,10 +181,13 @@ def run_count(
         except KeyboardInterrupt:
             raise Interrupted(0, 1) from None
         return CountResult(n, method, True, count, time.perf_counter() - t0, 1, 1)
-    total, ntasks, used = _count_total(n, method, workers, progress)
+    total, classes, ntasks, used = _count_total(n, method, workers, progress)
     extra: dict[str, int] = {}
     count = total
-    if fundamental:
+    if fundamental and classes is not None:
+        count = classes
+        extra = {"total": total}
+    elif fundamental:
         if method in JIT_METHODS:
             from boardgames.queens import kernels
 
@@ -170,4 +198,5 @@ def run_count(
             fixed90 = count_fixed_by_rotation(n, True)
         count = fundamental_from_fixed(n, total, fixed180, fixed90)
         extra = {"total": total, "fixed_by_180": fixed180, "fixed_by_90": fixed90}
-    return CountResult(n, method, fundamental, count, time.perf_counter() - t0, used, ntasks, extra)
+    seconds = time.perf_counter() - t0
+    return CountResult(n, method, fundamental, count, seconds, used, ntasks, extra)

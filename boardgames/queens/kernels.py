@@ -214,6 +214,196 @@ def count_prefix(n: int, prefix: Prefix) -> int:
     return int(complete(n, *prefix_masks(n, prefix)))
 
 
+# --- the symmetry method: one member of each class searched, the others inferred ----------
+#
+# Every solution's class has 8, 4 or 2 members. Corner classes (a queen in a corner) have
+# 8 members, exactly two of them with a queen on square (row 0, col 0): a solution and its
+# transpose; the search keeps the one whose row-1 queen sits above the column-1 queen.
+# Other classes: measure, for each of the four edge queens, its distance to the nearer
+# corner along its edge. Some member has the smallest of these distances, d, on the top
+# edge from the left; the search only visits such members: top queen at column d, no
+# queen in the side columns above row d or below row n-1-d, and the bottom queen in
+# columns d..n-1-d. Only rotations can tie (a reflection would need two attacking queens),
+# so each visited solution is compared with the rotations that also qualify; the smallest
+# is counted, with its class size (2: quarter-turn symmetric, 4: half-turn, else 8).
+
+
+@njit(cache=True, inline="always")
+def _allowed(n: int, corner: bool, y: int, b1: int, cols: int, ld: int, rd: int) -> int:
+    """Squares of row ``y`` that are free and keep the search on canonical members."""
+    m = n - 1
+    full = (np.int64(1) << n) - 1
+    free = full & ~(cols | ld | rd)
+    if corner:
+        if y < b1:  # the column-1 queen must lie below the row-1 queen
+            free &= ~np.int64(2)
+        return free
+    side = np.int64(1) | (np.int64(1) << m)
+    if y < b1:
+        free &= ~side
+    elif y == m - b1:
+        used = cols & side
+        if used == 0:
+            return 0
+        if used != side:
+            free &= side
+    if y == m:  # the bottom queen stays at least b1 from either corner
+        keep = ((np.int64(1) << (m - b1 + 1)) - 1) & ~((np.int64(1) << b1) - 1)
+        free &= keep
+    return free
+
+
+@njit(cache=True, inline="always")
+def _col(bit: int) -> int:
+    c = 0
+    while bit > 1:
+        bit >>= 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _lex_cmp(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> int:
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return -1 if a[i] < b[i] else 1
+    return 0
+
+
+@njit(cache=True)
+def _class_weight(
+    n: int,
+    b1: int,
+    board: npt.NDArray[np.int64],
+    pos: npt.NDArray[np.int64],
+    q: npt.NDArray[np.int64],
+) -> int:
+    """0 if a qualifying rotation of the solution is smaller, else its class size."""
+    m = n - 1
+    for r in range(n):
+        pos[r] = _col(board[r])
+    size = 8
+    if pos[m - b1] == 0:  # the quarter turn (r, c) -> (c, m - r) qualifies too
+        for r in range(n):
+            q[pos[r]] = m - r
+        cmp = _lex_cmp(q, pos)
+        if cmp < 0:
+            return 0
+        if cmp == 0:
+            return 2
+    if pos[m] == m - b1:  # the half turn
+        for r in range(n):
+            q[m - r] = m - pos[r]
+        cmp = _lex_cmp(q, pos)
+        if cmp < 0:
+            return 0
+        if cmp == 0:
+            size = 4
+    if pos[b1] == m:  # the three-quarter turn (r, c) -> (m - c, r)
+        for r in range(n):
+            q[m - pos[r]] = r
+        if _lex_cmp(q, pos) < 0:
+            return 0
+    return size
+
+
+@njit(cache=True)
+def symmetry_tasks(n: int) -> npt.NDArray[np.int64]:
+    """The first two rows of the symmetry search, as rows ``(corner, b1, col0, col1)``.
+
+    ``corner`` 1: queen at (0, 0), ``b1`` its row-1 column; ``corner`` 0: the top queen at
+    column ``b1`` (its distance to the corner) and ``col1`` the row-1 queen. For N >= 5.
+    """
+    m = n - 1
+    out = []
+    for b1 in range(2, m):
+        out.append((1, b1, 0, b1))
+    b1 = 1
+    while b1 < m - b1:
+        top = np.int64(1) << b1
+        free = _allowed(n, False, 1, b1, top, top << 1, top >> 1)
+        while free:
+            bit = free & -free
+            free ^= bit
+            out.append((0, b1, b1, _col(bit)))
+        b1 += 1
+    res = np.empty((len(out), 4), np.int64)
+    for i in range(len(out)):
+        for j in range(4):
+            res[i, j] = out[i][j]
+    return res
+
+
+@njit(cache=True, nogil=True)
+def symmetry_task(n: int, corner: int, b1: int, c0: int, c1: int) -> tuple[int, int]:
+    """(solutions, classes) found below one task of :func:`symmetry_tasks`."""
+    m = n - 1
+    board = np.zeros(n, np.int64)
+    pos = np.zeros(n, np.int64)
+    q = np.zeros(n, np.int64)
+    sc = np.zeros(n + 1, np.int64)
+    sl = np.zeros(n + 1, np.int64)
+    sr = np.zeros(n + 1, np.int64)
+    sf = np.zeros(n + 1, np.int64)
+    is_corner = corner == 1
+    b0 = np.int64(1) << c0
+    bb = np.int64(1) << c1
+    board[0] = b0
+    board[1] = bb
+    total = 0
+    classes = 0
+    y = 2
+    sc[y] = b0 | bb
+    sl[y] = ((b0 << 1) | bb) << 1
+    sr[y] = ((b0 >> 1) | bb) >> 1
+    sf[y] = _allowed(n, is_corner, y, b1, sc[y], sl[y], sr[y])
+    while y >= 2:
+        free = sf[y]
+        if free == 0:
+            y -= 1
+            continue
+        bit = free & -free
+        sf[y] = free ^ bit
+        board[y] = bit
+        if y == m:
+            w = 8 if is_corner else _class_weight(n, b1, board, pos, q)
+            if w:
+                total += w
+                classes += 1
+            continue
+        c = sc[y] | bit
+        lnext = (sl[y] | bit) << 1
+        rnext = (sr[y] | bit) >> 1
+        y += 1
+        sc[y] = c
+        sl[y] = lnext
+        sr[y] = rnext
+        sf[y] = _allowed(n, is_corner, y, b1, c, lnext, rnext)
+    return total, classes
+
+
+@njit(cache=True, nogil=True)
+def count_symmetry_tasks(n: int, tasks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """(solutions, classes) of each task, one after another on this thread."""
+    out = np.zeros((tasks.shape[0], 2), np.int64)
+    for i in range(tasks.shape[0]):
+        t, u = symmetry_task(n, tasks[i, 0], tasks[i, 1], tasks[i, 2], tasks[i, 3])
+        out[i, 0] = t
+        out[i, 1] = u
+    return out
+
+
+@njit(cache=True, parallel=True)
+def count_symmetry_tasks_parallel(n: int, tasks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """(solutions, classes) of each task, the tasks spread over numba's threads."""
+    out = np.zeros((tasks.shape[0], 2), np.int64)
+    for i in prange(tasks.shape[0]):
+        t, u = symmetry_task(n, tasks[i, 0], tasks[i, 1], tasks[i, 2], tasks[i, 3])
+        out[i, 0] = t
+        out[i, 1] = u
+    return out
+
+
 def warm_up() -> float:
     """Compile (or load from the cache) every kernel on a tiny board; return the seconds."""
     t0 = time.perf_counter()
@@ -221,4 +411,7 @@ def warm_up() -> float:
     count_tasks(6, cols, ld, rd)
     count_tasks_parallel(6, cols, ld, rd)
     count_fixed_by_rotation(6, False)
+    tasks = symmetry_tasks(6)
+    count_symmetry_tasks(6, tasks)
+    count_symmetry_tasks_parallel(6, tasks)
     return time.perf_counter() - t0

@@ -107,7 +107,7 @@ def test_solve_without_numba() -> None:
         (["count", "--method", "magic"], "'magic' is not one of"),
         (
             ["count", "--method", "numba", "--workers", "2"],
-            "--workers applies to --method parallel",
+            "--workers applies to the parallel methods",
         ),
         (["count", "--workers", "0"], "0 is not in the range x>=1"),
         (["count", "--workers", "999"], "this machine has"),
@@ -122,17 +122,24 @@ def test_bad_options_give_one_clear_line(args: list[str], message: str) -> None:
 def test_count_text_and_json() -> None:
     r = run("queens", "count")
     assert r.exit_code == 0 and "N = 8: 92 solutions (bitmask" in r.stdout
-    for method in ("naive", "tables", "bitmask", "numba", "parallel"):
+    methods = ("naive", "tables", "bitmask", "numba", "parallel", "symmetry", "symmetry-parallel")
+    for method in methods:
         data = json.loads(run("queens", "count", "-n", "10", "--method", method, "--json").stdout)
         assert data["count"] == 724 and data["method"] == method and data["n"] == 10
         assert data["fundamental"] is False and data["seconds"] >= 0
     data = json.loads(run("queens", "count", "-n", "11", "--fundamental", "--json").stdout)
-    assert data["count"] == 341 and data["method"] == "parallel" and data["fundamental"]
+    assert data["count"] == 341 and data["method"] == "symmetry-parallel" and data["fundamental"]
 
 
 def test_count_workers() -> None:
     data = json.loads(run("queens", "count", "-n", "12", "--workers", "1", "--json").stdout)
-    assert data == {**data, "count": 14200, "method": "parallel", "workers": 1}
+    assert data == {**data, "count": 14200, "method": "symmetry-parallel", "workers": 1}
+    data = json.loads(
+        run(
+            "queens", "count", "-n", "12", "--method", "parallel", "--workers", "2", "--json"
+        ).stdout
+    )
+    assert data == {**data, "count": 14200, "method": "parallel", "workers": 2}
 
 
 def test_count_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,6 +164,8 @@ def test_compare_json_agrees() -> None:
         "bitmask",
         "numba",
         "parallel",
+        "symmetry",
+        "symmetry-parallel",
     ]
     assert {m["count"] for m in data["methods"]} == {92}
     assert data["jit_load_seconds"] is not None

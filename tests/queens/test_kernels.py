@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from boardgames.queens import kernels
 from boardgames.queens.counting import METHODS, Interrupted, run_count
 from boardgames.queens.solve import (
+    canonical,
     count_bitmask_prefix,
     count_fixed_by_rotation,
+    solutions,
     subtasks,
 )
 
@@ -22,7 +24,7 @@ FUNDAMENTAL = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787]  # OEIS A002562
 # OEIS A000170 / A002562 beyond RULES.md, for the slow set.
 ALL_BIG = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512}
 FUNDAMENTAL_BIG = {13: 9233, 14: 45752, 15: 285053, 16: 1846955}
-FAST_METHODS = ["bitmask", "numba", "parallel"]
+FAST_METHODS = ["bitmask", "numba", "parallel", "symmetry", "symmetry-parallel"]
 
 
 # naive and tables run through count_pure in test_solve; here the driver and the kernels.
@@ -64,6 +66,34 @@ def test_parallel_equals_serial_task_by_task(n: int, depth: int, workers: int) -
     assert np.array_equal(par, kernels.count_tasks(n, cols, ld, rd))
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(5, 13), st.integers(1, 2))
+def test_symmetry_parallel_equals_serial_task_by_task(n: int, workers: int) -> None:
+    tasks = kernels.symmetry_tasks(n)
+    kernels.set_workers(workers)
+    try:
+        par = kernels.count_symmetry_tasks_parallel(n, tasks)
+    finally:
+        kernels.set_workers(None)
+    assert np.array_equal(par, kernels.count_symmetry_tasks(n, tasks))
+
+
+@pytest.mark.parametrize("n", range(5, 11))
+def test_symmetry_tasks_find_each_class_once(n: int) -> None:
+    """Replay the symmetry search's classes against canonicalisation in Python: per first
+    row, the classes counted equal the canonical forms whose visited member starts there."""
+    out = kernels.count_symmetry_tasks(n, kernels.symmetry_tasks(n))
+    sols = list(solutions(n))
+    corner = [s for s in sols if s[0] == 1]
+    # corner classes: one visited member each, the one whose row-1 queen is above column 1's
+    corner_classes = {canonical(s) for s in corner}
+    tasks = kernels.symmetry_tasks(n)
+    got_corner = int(out[tasks[:, 0] == 1, 1].sum())
+    assert got_corner == len(corner_classes)
+    assert int(out[tasks[:, 0] == 1, 0].sum()) == 8 * len(corner_classes)
+    assert int(out[:, 1].sum()) == len({canonical(s) for s in sols})
+
+
 @pytest.mark.parametrize("n", range(1, 14))
 def test_jitted_rotation_counts_equal_python(n: int) -> None:
     assert kernels.count_fixed_by_rotation(n, False) == count_fixed_by_rotation(n, False)
@@ -76,7 +106,7 @@ def test_fundamental_result_carries_burnside_terms() -> None:
     assert r.as_dict()["count"] == 1787
 
 
-@pytest.mark.parametrize("method", ["tables", "numba", "parallel"])
+@pytest.mark.parametrize("method", ["tables", "numba", "parallel", "symmetry"])
 def test_ctrl_c_stops_cleanly(method: str) -> None:
     calls = []
 
@@ -99,7 +129,7 @@ def test_progress_reaches_the_end() -> None:
 def test_driver_runs_the_slow_methods(method: str) -> None:
     assert run_count(9, method).count == 352
     assert run_count(9, method, fundamental=True).count == 46
-    assert set(METHODS) == {"naive", "tables", "bitmask", "numba", "parallel"}
+    assert set(METHODS) == {"naive", "tables", *FAST_METHODS}
 
 
 def test_run_count_rejects_bad_input() -> None:
@@ -118,7 +148,7 @@ def test_slow_counts_thirteen_fourteen(method: str, n: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method", ["numba", "parallel"])
+@pytest.mark.parametrize("method", ["numba", "parallel", "symmetry", "symmetry-parallel"])
 @pytest.mark.parametrize("n", [15, 16])
 def test_slow_counts_jitted(method: str, n: int) -> None:
     assert run_count(n, method).count == ALL_BIG[n]
