@@ -127,10 +127,12 @@ def _summary(n: int, count: int, fundamental: bool, limit: int | None) -> str:
     help="Stop after this many solutions (the search streams: large N answers at once).",
 )
 def solve(n: int, fundamental: bool, fmt: str, limit: int | None) -> None:
-    """List the solutions for N in lexicographic order (the classic backtracking).
+    """List the solutions for N (1 to 29) in lexicographic order (the classic backtracking).
 
     Columns are 1-based, row 1 first. With --fundamental each symmetry class is shown
     once, as its lexicographically smallest member, with the number of solutions in it.
+    Solutions stream as they are found; beyond N = 20 even the first ones take seconds
+    (N = 28: about 20 s), since lexicographic order forces a long backtrack.
     """
     _check(n, MAX_SOLVE_N)
     fmt = fmt.lower()

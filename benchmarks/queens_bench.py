@@ -1,0 +1,203 @@
+"""N-queens counting speed: numba kernels against a plain C counter, side by side.
+
+Run from the repository root (the project installed, gcc on the PATH):
+
+    python benchmarks/queens_bench.py                 # N = 15, 16; moonshot at 17
+    python benchmarks/queens_bench.py --quick         # N = 13, 14; moonshot at 15
+
+What it measures, in one run, rounds interleaved so that load from other processes hits
+every method alike (medians over --repeats rounds are reported):
+
+* ``c-mirror``: benchmarks/queens_c/queens.c, bitmask backtracking with the first row
+  halved by the mirror, gcc -O3 -march=native, one thread (its own clock, no process
+  start-up);
+* ``numba``, ``parallel``, ``symmetry``, ``symmetry-parallel``: ``run_count`` as
+  ``boardgames queens count`` runs it (JIT already loaded, not in the time);
+* ``numba --fundamental``, ``parallel --fundamental``: Burnside (total + rotation-fixed
+  counts), to compare with the total count;
+* JIT compile time: a fresh process with an empty numba cache compiles every queens
+  kernel; a second process loads them from that cache.
+
+Writes benchmarks/results/queens.json and prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+C_SOURCE = ROOT / "benchmarks" / "queens_c" / "queens.c"
+RESULTS = ROOT / "benchmarks" / "results" / "queens.json"
+
+
+def cpu_model() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name"):
+                return line.split(":", 1)[1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return platform.processor() or "unknown"
+
+
+def build_c(workdir: Path) -> Path | None:
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        print("gcc not found: the C rows are skipped.", file=sys.stderr)
+        return None
+    exe = workdir / "queens_c"
+    subprocess.run([gcc, "-O3", "-march=native", "-o", str(exe), str(C_SOURCE)], check=True)
+    return exe
+
+
+def run_c(exe: Path, n: int) -> tuple[int, float]:
+    out = subprocess.run([str(exe), str(n)], capture_output=True, text=True, check=True)
+    _, count, seconds = out.stdout.split()
+    return int(count), float(seconds)
+
+
+def jit_times() -> dict[str, float]:
+    """Seconds to import and compile every kernel with an empty cache, then to load them."""
+    code = (
+        "import time, json; t0 = time.perf_counter(); "
+        "from boardgames.queens import kernels; t1 = time.perf_counter(); "
+        "kernels.warm_up(); t2 = time.perf_counter(); "
+        "print(json.dumps({'import': t1 - t0, 'compile': t2 - t1}))"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
+        warm = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
+    return {
+        "import_numba_and_kernels": round(cold["import"], 3),
+        "compile_all_kernels_cold_cache": round(cold["compile"], 3),
+        "load_all_kernels_from_cache": round(warm["compile"], 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16])
+    parser.add_argument("--moonshot", type=int, default=17, help="N for symmetry vs C")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="N = 13, 14; moonshot at 15")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.moonshot = [13, 14], 15
+
+    from boardgames.queens.counting import load_kernels, run_count
+
+    load_kernels("parallel")
+    workers = os.cpu_count() or 1
+    methods = ["numba", "parallel", "symmetry", "symmetry-parallel"]
+    report: dict[str, object] = {
+        "machine": cpu_model(),
+        "cores": workers,
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average_start": os.getloadavg()[0],
+        "repeats": args.repeats,
+        "command": " ".join(["python", "benchmarks/queens_bench.py", *sys.argv[1:]]),
+    }
+    report["jit"] = jit_times()
+    sizes: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory() as work:
+        exe = build_c(Path(work))
+        for n in args.sizes:
+            times: dict[str, list[float]] = {}
+            counts: dict[str, int] = {}
+            for _ in range(args.repeats):
+                if exe is not None:
+                    counts["c-mirror"], s = run_c(exe, n)
+                    times.setdefault("c-mirror", []).append(s)
+                for m in methods:
+                    r = run_count(n, m)
+                    counts[m] = r.count
+                    times.setdefault(m, []).append(r.seconds)
+                for m in ("numba", "parallel"):
+                    r = run_count(n, m, fundamental=True)
+                    counts[f"{m} --fundamental"] = r.count
+                    times.setdefault(f"{m} --fundamental", []).append(r.seconds)
+            med = {k: statistics.median(v) for k, v in times.items()}
+            ratios = {
+                "numba_over_c": med["numba"] / med["c-mirror"] if exe else None,
+                "parallel_speedup_over_numba": med["numba"] / med["parallel"],
+                "fundamental_over_total_numba": med["numba --fundamental"] / med["numba"],
+                "fundamental_over_total_parallel": med["parallel --fundamental"] / med["parallel"],
+                "c_over_symmetry": med["c-mirror"] / med["symmetry"] if exe else None,
+            }
+            sizes[str(n)] = {
+                "counts": counts,
+                "median_seconds": {k: round(v, 4) for k, v in med.items()},
+                "all_seconds": {k: [round(x, 4) for x in v] for k, v in times.items()},
+                "ratios": {k: None if v is None else round(v, 3) for k, v in ratios.items()},
+            }
+            print_size(n, sizes[str(n)])
+        moon: dict[str, object] = {}
+        if exe is not None and args.moonshot:
+            n = args.moonshot
+            t_c, t_s = [], []
+            for _ in range(args.repeats):
+                c_count, s = run_c(exe, n)
+                t_c.append(s)
+                r = run_count(n, "symmetry")
+                t_s.append(r.seconds)
+                if r.count != c_count:
+                    raise SystemExit(f"N = {n}: symmetry {r.count} != C {c_count}")
+            moon = {
+                "n": n,
+                "count": c_count,
+                "c_mirror_seconds": [round(x, 3) for x in t_c],
+                "symmetry_seconds": [round(x, 3) for x in t_s],
+                "speedup_median": round(statistics.median(t_c) / statistics.median(t_s), 3),
+            }
+            print(
+                f"\nMoonshot N = {n} ({c_count:,}): C mirror median "
+                f"{statistics.median(t_c):.2f} s, symmetry (1 thread) median "
+                f"{statistics.median(t_s):.2f} s -> {moon['speedup_median']:.2f}x"
+            )
+    report["sizes"] = sizes
+    report["moonshot"] = moon
+    report["load_average_end"] = os.getloadavg()[0]
+    print(f"\nJIT: {report['jit']}")
+    print(f"load average {report['load_average_start']:.2f} -> {report['load_average_end']:.2f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+
+
+def print_size(n: int, data: dict[str, object]) -> None:
+    med: dict[str, float] = data["median_seconds"]  # type: ignore[assignment]
+    counts: dict[str, int] = data["counts"]  # type: ignore[assignment]
+    base = med.get("c-mirror")
+    print(f"\nN = {n}: median seconds of {len(data['all_seconds']['numba'])} rounds")  # type: ignore[index]
+    print(f"{'method':<24}{'count':>14}{'seconds':>10}{'vs C':>8}")
+    for k, v in med.items():
+        rel = f"{v / base:.2f}x" if base else "-"
+        print(f"{k:<24}{counts[k]:>14,}{v:>10.3f}{rel:>8}")
+    ratios = data["ratios"]
+    print("ratios: " + ", ".join(f"{k} {v}" for k, v in ratios.items()))  # type: ignore[union-attr]
+
+
+if __name__ == "__main__":
+    main()
