@@ -167,6 +167,7 @@ class KalahPlay:
     state: State = field(init=False)
     turn_open: bool = False
     announced: bool = False
+    save_failed: bool = False
     history: list[_Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -188,7 +189,16 @@ class KalahPlay:
         return PLAYER_NAMES[player]
 
     def save(self) -> None:
-        self.record.save(self.record_path)
+        """Write the record; after a failure mid-game, warn once and play on."""
+        try:
+            self.record.save(self.record_path)
+        except OSError as e:
+            if not self.save_failed:
+                self.save_failed = True
+                self.console.print(
+                    f"[red]Cannot write the record to {self.record_path}: "
+                    f"{e.strerror or e}; the game goes on unrecorded.[/]"
+                )
 
     def show(self, highlight: int | None = None) -> None:
         self.console.print(self.game.render(self.state, highlight))
@@ -235,7 +245,10 @@ class KalahPlay:
         self.finish()
 
     def stopped(self) -> None:
-        self.console.print(f"Game stopped. The record so far is saved in {self.record_path}.")
+        if self.save_failed:
+            self.console.print("Game stopped. The record could not be saved (see above).")
+        else:
+            self.console.print(f"Game stopped. The record so far is saved in {self.record_path}.")
 
     def finish(self) -> None:
         g = self.game
@@ -251,10 +264,13 @@ class KalahPlay:
             human_won = (stores[0] > stores[1]) == (human == 0)
             line += " [bold green]You win![/]" if human_won else " [bold]I win.[/]"
         self.console.print(line)
-        self.console.print(
-            f"Record saved in {self.record_path} "
-            f"(replay it: boardgames kalah replay {self.record_path})."
-        )
+        if self.save_failed:
+            self.console.print("The record could not be saved (see above).")
+        else:
+            self.console.print(
+                f"Record saved in {self.record_path} "
+                f"(replay it: boardgames kalah replay {self.record_path})."
+            )
 
     def program_turn(self, player: int) -> None:
         with self.console.status("Thinking…"):
@@ -453,7 +469,7 @@ def play(
         pause,
     )
     try:
-        session.save()
+        session.record.save(record_path)
     except OSError as e:
         raise click.UsageError(
             f"cannot write the record to {record_path}: {e.strerror or e}"

@@ -239,3 +239,52 @@ def test_analyse_finished_position() -> None:
     result = run(["analyse", "--board", "0 0 0 0 0 0 30 1 2 3 0 0 0 36", "--json"])
     obj = json.loads(result.output)
     assert obj["over"] and obj["final"] == {"A": 30, "B": 42}
+
+
+def test_ctrl_c_while_the_program_thinks_keeps_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import boardgames.kalah.cli as kcli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kcli, "choose_compound", interrupted)
+    record = tmp_path / "g.klh"
+    result = run(["play", "--record", str(record)], "0\n1\n")
+    assert_clean(result)
+    assert "Game stopped. The record so far is saved in" in result.output
+    assert read_record(record).moves[0].pits == (0, 1)
+
+
+def test_two_humans(tmp_path: Path) -> None:
+    record = tmp_path / "g.klh"
+    result = run(["play", "--b", "human", "--record", str(record)], "2\n7\nundo\n8\nquit\n")
+    assert_clean(result)
+    out = result.output
+    assert "A's move: pit 0-5" in out and "B's move: pit 7-12" in out
+    assert "Took back the last sowing." in out
+    assert [m.pits for m in read_record(record).moves] == [(2,), (8,)]
+
+
+def test_record_that_becomes_unwritable_only_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardgames.kalah.record import Record
+
+    calls = {"n": 0}
+    real_save = Record.save
+
+    def flaky_save(self: Record, path: object) -> None:
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError(28, "No space left on device")
+        real_save(self, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Record, "save", flaky_save)
+    result = run(["play", "--depth", "1", "--record", str(tmp_path / "g.klh")], "0\n1\nquit\n")
+    assert_clean(result)
+    out = " ".join(result.output.split())
+    assert out.count("Cannot write the record") == 1
+    assert "No space left on device; the game goes on unrecorded." in out
+    assert "The record could not be saved (see above)." in out
