@@ -117,11 +117,8 @@ class Kalah:
         s = state.tolist()
         m = self.pits
         mover = s.pop()
-        if (
-            move not in rules.pit_range(m, mover)
-            or s[move] == 0
-            or rules.is_over(s, m, mover, self.rules)
-        ):
+        lo = 0 if mover == 0 else m + 1
+        if not lo <= move < lo + m or s[move] == 0 or rules.is_over(s, m, mover, self.rules):
             raise GameError(f"illegal move {move} for {PLAYER_NAMES[mover]}")
         if self.rules == rules.CLASSIC:
             again, _ = rules.classic_move(s, m, mover, move)

@@ -85,7 +85,7 @@ def sow(board: list[int], m: int, pit: int, mover: int) -> tuple[int, int]:
     Returns the index of the last stone and how many stones went into the opponent's pits.
     """
     n = 2 * m + 2
-    skip = 2 * m + 1 if mover == 0 else m
+    skip, lo, hi = (2 * m + 1, m + 1, 2 * m) if mover == 0 else (m, 0, m - 1)
     stones = board[pit]
     board[pit] = 0
     i = pit
@@ -98,7 +98,7 @@ def sow(board: list[int], m: int, pit: int, mover: int) -> tuple[int, int]:
             continue
         board[i] += 1
         stones -= 1
-        if i != m and i != 2 * m + 1 and owner(m, i) != mover:
+        if lo <= i <= hi:
             into_opponent += 1
     return i, into_opponent
 
