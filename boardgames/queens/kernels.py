@@ -12,7 +12,13 @@ must agree task by task.
 
 from __future__ import annotations
 
+import os
 import time
+
+# Idle OpenMP threads (numba's "omp" threading layer) spin for a while after every
+# parallel region by default, stealing a core from the serial kernels that run next;
+# make them sleep instead. Must be set before the first parallel region; users may override.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba
 import numpy as np
