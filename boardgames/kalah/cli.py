@@ -316,10 +316,10 @@ class KalahPlay:
             if 2 * store > total:
                 self.announced = True
                 who = self.who(player)
-                verb = "cannot" if who in ("I", "You") else "can no longer"
+                have = "have" if who in ("I", "You") else "has"
                 self.console.print(
-                    f"{who} {'have' if who in ('I', 'You') else 'has'} more than half of the "
-                    f"stones ({store} of {total}): {who} {verb} lose. Playing on for the score."
+                    f"{who} {have} more than half of the stones ({store} of {total}) "
+                    "and can no longer lose; playing on for the score."
                 )
 
     def human_turn(self, player: int) -> bool:

@@ -288,3 +288,33 @@ def test_record_that_becomes_unwritable_only_warns(
     assert out.count("Cannot write the record") == 1
     assert "No space left on device; the game goes on unrecorded." in out
     assert "The record could not be saved (see above)." in out
+
+
+def test_analyse_finished_draw() -> None:
+    result = run(["analyse", "--board", "0 0 0 0 0 0 36 0 0 0 0 0 6 30"])
+    assert_clean(result)
+    assert "The game is over: A 36, B 36: a draw." in result.output
+
+
+def test_more_than_half_is_announced_once() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from boardgames.kalah.cli import KalahPlay
+
+    out = StringIO()
+    console = Console(file=out, width=100, no_color=True)
+    game = Kalah()
+    session = KalahPlay(
+        console, game, ("human", "program"), 0, 1, "store", Path("unused.klh"), False, 0
+    )
+    session.state = game.make_state([1, 1, 1, 1, 1, 1, 30, 1, 1, 1, 1, 1, 1, 30], 1)
+    session.announce()
+    assert out.getvalue() == ""  # 30 of 72 is not more than half
+    session.state = game.make_state([1, 1, 1, 1, 1, 1, 37, 1, 1, 1, 1, 1, 1, 23], 1)
+    session.announce()
+    session.announce()
+    text = " ".join(out.getvalue().split())
+    expected = "You have more than half of the stones (37 of 72) and can no longer lose;"
+    assert text == expected + " playing on for the score."

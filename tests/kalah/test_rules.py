@@ -422,3 +422,13 @@ def test_random_games_conserve_stones_and_end(
         assert a + b_ == total
     else:
         assert a + b_ <= total
+
+
+def test_equal_stores_is_a_draw() -> None:
+    """RULES.md 1.5: equal stores is a draw (margin 0 for either side)."""
+    g = Kalah()
+    s = pos(g, "0 0 0 0 0 1 35 0 0 0 0 0 6 30")
+    s, again = g.play(s, 5)  # A's last stone: 36; A's side is empty: B sweeps 6 -> 36
+    assert not again
+    assert g.final_stores(s) == (36, 36)
+    assert g.outcome(s) == 0
