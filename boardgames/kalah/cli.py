@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from boardgames.cli import LazyGroup
 from boardgames.core.console import EndOfInput, ask, make_console, print_json
@@ -103,6 +104,11 @@ def _make_game(pits: int, seeds: int, rules: str, evaluation: str = "store") -> 
         return Kalah(pits, seeds, rules, evaluation)
     except GameError as e:
         raise click.UsageError(str(e)) from None
+
+
+def _setup(pits: int, seeds: int) -> str:
+    """'6 pits x 6 stones', singular where it should be."""
+    return f"{pits} pit{'s' * (pits != 1)} x {seeds} stone{'s' * (seeds != 1)}"
 
 
 def _player_text(kind: str, depth: int, evaluation: str) -> str:
@@ -196,7 +202,7 @@ class KalahPlay:
             if not self.save_failed:
                 self.save_failed = True
                 self.console.print(
-                    f"[red]Cannot write the record to {self.record_path}: "
+                    f"[red]Cannot write the record to {escape(str(self.record_path))}: "
                     f"{e.strerror or e}; the game goes on unrecorded.[/]"
                 )
 
@@ -220,10 +226,12 @@ class KalahPlay:
         g = self.game
         self.save()
         self.console.print(
-            f"[bold]Kalah[/] ({g.rules} rules, {g.pits} pits x {g.seeds} stones). "
+            f"[bold]Kalah[/] ({g.rules} rules, {_setup(g.pits, g.seeds)}). "
             f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first."
         )
-        self.console.print(f"The record is saved in {self.record_path} as the game goes.")
+        self.console.print(
+            f"The record is saved in {escape(str(self.record_path))} as the game goes."
+        )
         if "human" in self.kinds:
             self.console.print(
                 "Type a pit number to sow it, or hint, undo, quit. "
@@ -248,7 +256,9 @@ class KalahPlay:
         if self.save_failed:
             self.console.print("Game stopped. The record could not be saved (see above).")
         else:
-            self.console.print(f"Game stopped. The record so far is saved in {self.record_path}.")
+            self.console.print(
+                f"Game stopped. The record so far is saved in {escape(str(self.record_path))}."
+            )
 
     def finish(self) -> None:
         g = self.game
@@ -268,8 +278,8 @@ class KalahPlay:
             self.console.print("The record could not be saved (see above).")
         else:
             self.console.print(
-                f"Record saved in {self.record_path} "
-                f"(replay it: boardgames kalah replay {self.record_path})."
+                f"Record saved in {escape(str(self.record_path))} "
+                f"(replay it: boardgames kalah replay {escape(str(self.record_path))})."
             )
 
     def program_turn(self, player: int) -> None:
@@ -519,7 +529,8 @@ def replay_command(file: Path, as_json: bool) -> None:
         return
     console = make_console()
     console.print(
-        f"[bold]{file}[/]: {game.rules} rules, {game.pits} pits x {game.seeds} stones; "
+        f"[bold]{escape(str(file))}[/]: {game.rules} rules, "
+        f"{_setup(game.pits, game.seeds)}; "
         f"A: {record.players[0]}, B: {record.players[1]}; "
         f"{PLAYER_NAMES[record.first]} moved first; {len(steps)} compound moves."
     )
@@ -593,7 +604,7 @@ def perft_command(
         nodes = perft(game, game.initial_state(), depth, compound)
     seconds = time.perf_counter() - t0
     console.print(
-        f"perft {depth} ({rules}, {pits} pits x {seeds} stones, {unit}): "
+        f"perft {depth} ({rules}, {_setup(pits, seeds)}, {unit}): "
         f"[bold]{nodes:,}[/] sequences ({seconds:.2f} s)"
     )
 
