@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
@@ -132,3 +134,44 @@ def test_unreadable_files(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RecordError, match="cannot read"):
         read_record(binary)
+
+
+TOKENS = [
+    "1)",
+    "2)",
+    "3)",
+    "A:",
+    "B:",
+    "0",
+    "1",
+    "5",
+    "7",
+    "13",
+    "99",
+    "...",
+    "#",
+    ":",
+    "Pits",
+    "Seeds",
+    "Rules",
+    "First",
+    "classic",
+    "etudes",
+    "x",
+    " ",
+    "\n",
+    "\n",
+    "Pits : 3\n",
+    "1) A: 0 1 B: 7\n",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=30).map("".join) | st.text(max_size=60))
+def test_any_text_gives_a_record_or_a_record_error(text: str) -> None:
+    """Reading a file never fails with anything but a RecordError that names a line."""
+    try:
+        record = parse_record(text)
+        replay(record)
+    except RecordError as e:
+        assert e.line is not None and 1 <= e.line <= max(1, len(text.splitlines()))
