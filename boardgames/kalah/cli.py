@@ -615,8 +615,8 @@ def perft_command(
 def parse_board(text: str) -> list[int]:
     """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed)."""
     words = text.replace(",", " ").split()
-    if not words or not all(w.isdigit() for w in words):
-        bad = next((w for w in words if not w.isdigit()), "")
+    if not words or not all(w.isdecimal() for w in words):
+        bad = next((w for w in words if not w.isdecimal()), "")
         what = f"{bad!r} is not a stone count; " if bad else ""
         raise GameError(
             f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "

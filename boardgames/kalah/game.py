@@ -145,7 +145,7 @@ class Kalah:
         legal = self.legal_moves(state)
         allowed = " ".join(map(str, legal)) or "none: the game is over"
         word = text.strip()
-        if not word.isdigit():
+        if not word.isdecimal():
             raise GameError(
                 f"type the number of one of your pits ({own[0]} to {own[-1]}); legal now: {allowed}"
             )

@@ -96,7 +96,7 @@ def _side_text(move: Move) -> str:
 
 
 def _int_header(key: str, value: str, line: int, lo: int, hi: int) -> int:
-    if not value.isdigit() or not lo <= int(value) <= hi:
+    if not value.isdecimal() or not lo <= int(value) <= hi:
         raise RecordError(line, f"{key} must be a whole number from {lo} to {hi}, got {value!r}")
     return int(value)
 
@@ -181,8 +181,8 @@ def _parse_sides(body: str, n: int) -> list[Move]:
     moves = []
     for side, pits_text in zip(parts[1::2], parts[2::2], strict=True):
         words = [w for w in pits_text.split() if w != "..."]
-        if not all(w.isdigit() for w in words):
-            bad = next(w for w in words if not w.isdigit())
+        if not all(w.isdecimal() for w in words):
+            bad = next(w for w in words if not w.isdecimal())
             raise RecordError(n, f"{side}'s move: {bad!r} is not a pit number")
         if not words:
             raise RecordError(n, f"{side}'s move has no pits")

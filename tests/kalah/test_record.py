@@ -108,6 +108,8 @@ BAD = [
     ("1) B: 7 A: 0 1\n", 1, "in that order"),
     ("1) A: 0 x B: 7\n", 1, "'x' is not a pit number"),
     ("1) A: B: 7\n", 1, "A's move has no pits"),
+    ("1) A: \u00b2 B: 7\n", 1, "is not a pit number"),
+    ("Seeds : \u00b2\n", 1, "Seeds must be a whole number"),
     ("1) 0 1\n", 1, "expected 'A:' or 'B:'"),
     ("First : B\n1) A: 0 1 B: 7\n", 2, "header says B moves first"),
     ("1) A: 0 B: 7\n", 1, "A's move 0 ends with an extra turn"),

@@ -171,6 +171,8 @@ def test_parse_move_messages() -> None:
         g.parse_move("9", s)
     with pytest.raises(GameError, match="type the number"):
         g.parse_move("x", s)
+    with pytest.raises(GameError, match="type the number"):
+        g.parse_move("²", s)  # str.isdigit() is true for it, int() refuses it
 
 
 @pytest.mark.parametrize(
