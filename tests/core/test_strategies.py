@@ -146,3 +146,36 @@ def test_unknown_strategy_or_engine() -> None:
 
 def test_searcher_is_shared_per_game() -> None:
     assert numba_searcher(Kalah(3, 3)) is numba_searcher(Kalah(3, 3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["classic", "etudes"])
+@pytest.mark.parametrize("evaluation", ["store", "rechenberg", "tseitin"])
+def test_large_sweep_every_strategy_equals_python(rules: str, evaluation: str) -> None:
+    """Many boards, positions, depths and both depth units (run with: pytest -m slow)."""
+    for pits, seeds in ((2, 3), (3, 3), (4, 4), (5, 3), (6, 4), (6, 6), (8, 2)):
+        game = Kalah(pits, seeds, rules, evaluation)
+        searcher = NumbaSearcher(game, tt_mib=0.05)
+        for state in random_positions(game, 10, pits * seeds, 40):
+            for again_is_ply in (False, True):
+                for d in range(1, 5):
+                    ref = alphabeta(game, state, d, again_is_ply=again_is_ply)
+                    for name in NUMBA:
+                        if name == "minimax" and d > 3:
+                            continue
+                        got = searcher.run(name, state, d, again_is_ply=again_is_ply)
+                        assert got.value == ref.value, (name, list(state), d, again_is_ply)
+                        if name == "alphabeta":
+                            assert (got.best_move, got.nodes) == (ref.best_move, ref.nodes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("misere", [False, True])
+def test_large_sweep_nim_exact(misere: bool) -> None:
+    game = Nim((1, 2, 3, 4), misere)
+    for state in random_positions(game, 30, 3 + misere, 8):
+        ref = alphabeta(game, state, None)
+        for name in NUMBA:
+            if name == "minimax" and sum(state[:-1]) > 7:
+                continue
+            assert run_strategy(name, game, state, None).value == ref.value
