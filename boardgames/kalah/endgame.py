@@ -1,0 +1,278 @@
+"""Kalah endgame tables: the exact value of every position with few stones left on the board.
+
+Classic rules only (stones never come back out of a store, so the stones still in the pits
+decide the rest of the game, whatever the stores hold). For a position with ``n`` stones
+in the pits, the table holds ``g``: what the player to move will gain from here on under
+perfect play (its final margin minus the present store difference), ``-n <= g <= n``.
+
+Indexing. The ``2m`` pits are read from the mover's point of view: the mover's pits in
+sowing order, then the opponent's pits in theirs (for B to move that is pits ``m+1..2m``
+then ``0..m-1``: the board turned round). A position is a composition of ``n`` into ``2m``
+parts; its index is ``offset[n] + rank``, rank being its place in lexicographic order
+(the combinatorial number system, ``O(2m)`` per lookup with a table of binomials).
+
+Building (retrograde, level by level). A move either puts a stone into a store (the
+extra turn, a capture and the end sweep all do), so the child has fewer stones and is
+already known, or only shifts the mover's stones to the right within its own row. In
+that case the child keeps ``n`` stones and has a strictly larger *potential*
+``sum (i + 1) * stones`` over both rows (i counted from each row's first pit), which
+turning the board round does not change. So a level is built in decreasing potential,
+and positions of equal potential, which never depend on each other, in parallel.
+
+Tables are cached on disk (``$XDG_CACHE_HOME/boardgames`` or ``~/.cache/boardgames``),
+keyed by rules, pits, stone limit and a hash of the rule kernels and this file, so a
+change of the rules never reuses an old table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from boardgames.core.kernels import NOT_OVER
+from boardgames.kalah.kernels import apply_move, make_params, result
+
+UNKNOWN = -128
+"""Marks a table entry not built yet (never a value: |g| <= 127)."""
+MAX_TABLE_STONES = 40
+
+
+def binomials(top: int) -> np.ndarray:
+    """``b[n, k] = C(n, k)`` for ``0 <= k <= n <= top`` (int64)."""
+    b = np.zeros((top + 1, top + 1), dtype=np.int64)
+    for n in range(top + 1):
+        b[n, 0] = 1
+        for k in range(1, n + 1):
+            b[n, k] = b[n - 1, k - 1] + b[n - 1, k]
+    return b
+
+
+def level_sizes(pits: int, stones: int) -> np.ndarray:
+    """Positions with exactly ``n`` stones in the ``2 * pits`` pits, for n = 0..stones."""
+    p = 2 * pits
+    from math import comb
+
+    return np.array([comb(n + p - 1, p - 1) for n in range(stones + 1)], dtype=np.int64)
+
+
+def table_entries(pits: int, stones: int) -> int:
+    """Entries (bytes) of a table for up to ``stones`` stones on a board of ``pits``."""
+    return int(level_sizes(pits, stones).sum())
+
+
+@njit(cache=True, inline="always")
+def _oriented(states, row, m, k):
+    """Pit ``k`` (0..2m-1) as the side to move sees the board."""
+    if states[row, 2 * m + 2] == 0:
+        return states[row, k] if k < m else states[row, k + 1]
+    return states[row, m + 1 + k] if k < m else states[row, k - m]
+
+
+@njit(cache=True)
+def rank_state(states, row, m, n, binom):
+    """Rank of ``states[row]``'s pits (mover's view) among positions with ``n`` stones."""
+    p = 2 * m
+    r = 0
+    rem = n
+    for i in range(p - 1):
+        k = p - 1 - i
+        v = _oriented(states, row, m, i)
+        r += binom[rem + k, k] - binom[rem - v + k, k]
+        rem -= v
+    return r
+
+
+@njit(cache=True)
+def lookup(states, row, m, n, table, offsets, binom):
+    """The table's ``g`` for ``states[row]`` (``n`` stones in its pits, n within the table)."""
+    return table[offsets[n] + rank_state(states, row, m, n, binom)]
+
+
+@njit(cache=True)
+def _unrank(r, n, p, binom, out):
+    rem = n
+    for i in range(p - 1):
+        k = p - 1 - i
+        v = 0
+        while True:
+            c = binom[rem - v + k - 1, k - 1]  # completions with this part = v
+            if r < c:
+                break
+            r -= c
+            v += 1
+        out[i] = v
+        rem -= v
+    out[p - 1] = rem
+
+
+@njit(cache=True)
+def _potentials(n, m, binom, out):
+    """Potential of every composition of level ``n``, in rank order."""
+    p = 2 * m
+    x = np.zeros(p, dtype=np.int64)
+    for r in range(out.shape[0]):
+        _unrank(r, n, p, binom, x)
+        s = 0
+        for i in range(m):
+            s += (i + 1) * (x[i] + x[m + i])
+        out[r] = s
+
+
+@njit(cache=True)
+def _solve_position(r, n, m, params, binom, table, offsets, states, x):
+    p = 2 * m
+    _unrank(r, n, p, binom, x)
+    side = 2 * m + 2
+    for i in range(side + 1):
+        states[0, i] = 0
+    for i in range(m):
+        states[0, i] = x[i]
+        states[0, m + 1 + i] = x[m + i]
+    mine = 0
+    theirs = 0
+    for i in range(m):
+        mine += x[i]
+        theirs += x[m + i]
+    if mine == 0 or theirs == 0:
+        return mine - theirs
+    best = -1000
+    for pit in range(m):
+        if states[0, pit] == 0:
+            continue
+        again = apply_move(states, 0, pit, params)
+        rr = result(states, 1, params)
+        child_mover = states[1, side]
+        if rr != NOT_OVER:
+            v = rr if child_mover == 0 else -rr
+        else:
+            left = 0
+            for i in range(m):
+                left += states[1, i] + states[1, m + 1 + i]
+            gain = states[1, m] - states[1, 2 * m + 1]
+            g = table[offsets[left] + rank_state(states, 1, m, left, binom)]
+            if g == UNKNOWN:
+                return UNKNOWN  # dependency order broken: reported by the caller
+            v = gain + g if again else gain - g
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True, parallel=True)
+def _build_group(rs, n, m, params, binom, table, offsets):
+    """Solve positions that do not depend on each other; return how many met an entry
+    not built yet (0 unless the dependency order is broken)."""
+    side = 2 * m + 3
+    bad = 0
+    for j in prange(rs.shape[0]):
+        states = np.zeros((2, side), dtype=np.int64)
+        x = np.zeros(2 * m, dtype=np.int64)
+        v = _solve_position(rs[j], n, m, params, binom, table, offsets, states, x)
+        if v == UNKNOWN:
+            bad += 1
+        table[offsets[n] + rs[j]] = v
+    return bad
+
+
+@dataclass
+class EndgameTable:
+    """Values ``g`` for every position with at most ``stones`` stones in the pits."""
+
+    pits: int
+    stones: int
+    rules: str
+    table: np.ndarray  # int8
+    offsets: np.ndarray  # int64, level n starts at offsets[n]
+    binom: np.ndarray
+    build_seconds: float = 0.0
+    loaded_from: Path | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.table.nbytes)
+
+    def value(self, state: np.ndarray) -> int:
+        """``g`` of a protocol state (its pits must hold at most ``stones`` stones)."""
+        m = self.pits
+        n = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum())
+        if n > self.stones:
+            raise ValueError(f"{n} stones in the pits; the table goes up to {self.stones}")
+        return int(lookup(state.reshape(1, -1), 0, m, n, self.table, self.offsets, self.binom))
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "boardgames"
+
+
+def _version_key() -> str:
+    from boardgames.kalah import kernels
+
+    h = hashlib.sha256()
+    for path in (kernels.__file__, __file__):
+        h.update(Path(path).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def cache_path(pits: int, stones: int, rules: str) -> Path:
+    return _cache_dir() / f"kalah-endgame-{rules}-{pits}p-{stones}s-{_version_key()}.npy"
+
+
+def build(pits: int, stones: int, rules: str = "classic", progress=None) -> EndgameTable:
+    """Build the table by retrograde analysis (see the module docstring)."""
+    if rules != "classic":
+        raise ValueError("endgame tables exist for the classic rules only")
+    if not 0 <= stones <= MAX_TABLE_STONES:
+        raise ValueError(f"endgame tables hold 0 to {MAX_TABLE_STONES} stones, got {stones}")
+    t0 = time.perf_counter()
+    m = pits
+    sizes = level_sizes(m, stones)
+    offsets = np.zeros(stones + 2, dtype=np.int64)
+    offsets[1:] = np.cumsum(sizes)
+    binom = binomials(stones + 2 * m + 2)
+    table = np.full(int(offsets[-1]), UNKNOWN, dtype=np.int8)
+    params = make_params(m, rules, "store", 1)
+    failures = 0
+    for n in range(stones + 1):
+        phi = np.empty(int(sizes[n]), dtype=np.int64)
+        _potentials(n, m, binom, phi)
+        order = np.argsort(-phi, kind="stable")
+        bounds = np.flatnonzero(np.diff(phi[order])) + 1
+        for group in np.split(order, bounds):
+            failures += _build_group(group.astype(np.int64), n, m, params, binom, table, offsets)
+        if progress is not None:
+            progress(n, stones)
+    if failures:
+        raise RuntimeError("endgame build met an entry before its dependencies")
+    return EndgameTable(m, stones, rules, table, offsets, binom, time.perf_counter() - t0)
+
+
+def load_or_build(pits: int, stones: int, rules: str = "classic", progress=None) -> EndgameTable:
+    """The table from the disk cache, or built now and saved there."""
+    path = cache_path(pits, stones, rules)
+    if path.exists():
+        try:
+            table = np.load(path, mmap_mode=None)
+            sizes = level_sizes(pits, stones)
+            if table.shape[0] == int(sizes.sum()):
+                offsets = np.zeros(stones + 2, dtype=np.int64)
+                offsets[1:] = np.cumsum(sizes)
+                binom = binomials(stones + 2 * pits + 2)
+                return EndgameTable(pits, stones, rules, table, offsets, binom, 0.0, path)
+        except (OSError, ValueError):
+            pass  # a damaged cache file is rebuilt below
+    built = build(pits, stones, rules, progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npy")
+        np.save(tmp, built.table)
+        tmp.replace(path)
+    except OSError:
+        pass  # no writable cache: the table still works for this run
+    return built

@@ -1,0 +1,484 @@
+"""Exact Kalah solver: MTD(f) over null-window alpha-beta with a transposition table.
+
+Values are final margins (no depth limit, no heuristic). The search works on ``g``: what
+the player to move still gains from a position (final margin minus the present store
+difference), which lies in ``[-n, n]`` for ``n`` stones left in the pits. Working on
+``g`` rather than the margin buys three things:
+
+* bounds from the stones: a node whose window lies outside ``[-n, n]`` is cut at once;
+* under classic rules ``g`` does not depend on the stores, so the transposition table is
+  keyed by the pits and the side to move only, and positions that differ only in their
+  stores share one entry (Etudes rules end when a store passes half, so there the stores
+  are part of the key);
+* endgame tables (:mod:`boardgames.kalah.endgame`) answer every position with at most
+  ``K`` stones in the pits exactly, without search.
+
+Search enhancements: the table's move first, then extra turns and captures (the engine's
+``priority``); each table entry keeps a lower and an upper bound, merged whenever the same
+position is searched again; fail-soft values so MTD(f) converges in few passes.
+
+Table replacement: buckets of two entries. The first keeps the position whose search
+visited the most nodes (it is replaced only by a bigger search); the second is always
+replaced. An entry is three int64 words (the 64-bit Zobrist key; both bounds and the best
+move packed; the size of its subtree), 24 bytes, and the table never grows beyond
+``hash_mb``.
+
+Parallel: :func:`solve` can split the root between threads (``workers``); each thread
+solves its root moves with its own table, and the best is taken; values are identical.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from boardgames.core.kernels import NOT_OVER
+from boardgames.kalah.endgame import EndgameTable, rank_state
+from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
+
+ENTRY_BYTES = 24
+MAX_PLY = 1024
+STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, inline="always")
+def _key(states, ply, m, rules, zob):
+    h = zob[2 * m + 2, states[ply, 2 * m + 2]]
+    for i in range(2 * m + 2):
+        if rules == CLASSIC and (i == m or i == 2 * m + 1):
+            continue
+        h ^= zob[i, states[ply, i]]
+    return h
+
+
+# frame columns of an open node (see _search)
+F_ALPHA, F_BETA, F_A, F_B, F_LO, F_HI, F_BEST, F_MOVE = 0, 1, 2, 3, 4, 5, 6, 7
+F_I, F_COUNT, F_AGAIN, F_GAIN, F_SLOT, F_BUCKET, F_START, F_SD, F_OWN, F_OPP = range(8, 18)
+FRAME = 18
+T_KEY, T_DATA, T_WORK = 0, 1, 2
+BIAS = 1 << 14
+"""Table entry: three int64 words (key; bounds and move packed as (lo + BIAS) << 32 |
+(hi + BIAS) << 16 | move + 1; nodes searched). One cache line holds most of a bucket."""
+
+
+@njit(cache=True, nogil=True)
+def _search(
+    states,
+    alpha0,
+    beta0,
+    params,
+    moves,
+    prio,
+    fr,
+    fh,
+    tt,
+    zob,
+    db,
+    dbo,
+    binom,
+    db_k,
+    stats,
+):
+    """Fail-soft alpha-beta on ``g`` of ``states[0]``; returns a bound or the value.
+
+    Written without recursion (an explicit stack of frames ``fr[ply]``): numba's recursive
+    calls pay for every array argument on every node.
+    """
+    m = params[0]
+    side = 2 * m + 2
+    rules = params[1]
+    mask = np.uint64(tt.shape[0] // 2 - 1)
+    ply = 0
+    fr[0, F_ALPHA] = alpha0
+    fr[0, F_BETA] = beta0
+    enter = True
+    val = 0
+    while True:
+        if enter:
+            stats[NODES] += 1
+            if stats[STOP] != 0:
+                return 0
+            mover = states[ply, side]
+            own = m if mover == 0 else 2 * m + 1
+            opp = 2 * m + 1 if mover == 0 else m
+            sd = states[ply, own] - states[ply, opp]
+            r = result(states, ply, params)
+            if r != NOT_OVER:
+                val = r - sd
+                enter = False
+                continue
+            n = 0
+            for i in range(m):
+                n += states[ply, i] + states[ply, m + 1 + i]
+            if n <= db_k:
+                stats[DB_HITS] += 1
+                val = np.int64(db[dbo[n] + rank_state(states, ply, m, n, binom)])
+                enter = False
+                continue
+            alpha = fr[ply, F_ALPHA]
+            beta = fr[ply, F_BETA]
+            if n <= alpha:
+                stats[BOUND_CUTS] += 1
+                val = n
+                enter = False
+                continue
+            if -n >= beta:
+                stats[BOUND_CUTS] += 1
+                val = -n
+                enter = False
+                continue
+            h = _key(states, ply, m, rules, zob)
+            hk = np.int64(h)
+            bucket = np.int64(h & mask) * 2
+            slot = -1
+            if tt[bucket, T_KEY] == hk and tt[bucket, T_WORK] > 0:
+                slot = bucket
+            elif tt[bucket + 1, T_KEY] == hk and tt[bucket + 1, T_WORK] > 0:
+                slot = bucket + 1
+            lo = -n
+            hi = n
+            first = -1
+            if slot >= 0:
+                packed = tt[slot, T_DATA]
+                lo = max(lo, (packed >> 32) - BIAS)
+                hi = min(hi, ((packed >> 16) & 0xFFFF) - BIAS)
+                first = (packed & 0xFFFF) - 1
+                if lo >= beta or lo == hi:
+                    stats[TT_HITS] += 1
+                    val = lo
+                    enter = False
+                    continue
+                if hi <= alpha:
+                    stats[TT_HITS] += 1
+                    val = hi
+                    enter = False
+                    continue
+            count = gen_moves(states, ply, params, moves)
+            # order: the table's move, then the engine's priority (insertion sort, <= m moves)
+            for i in range(count):
+                mv = moves[ply, i]
+                prio[ply, i] = 1 << 40 if mv == first else priority(states, ply, mv, params)
+            for i in range(1, count):
+                mv = moves[ply, i]
+                p = prio[ply, i]
+                j = i - 1
+                while j >= 0 and prio[ply, j] < p:
+                    moves[ply, j + 1] = moves[ply, j]
+                    prio[ply, j + 1] = prio[ply, j]
+                    j -= 1
+                moves[ply, j + 1] = mv
+                prio[ply, j + 1] = p
+            fh[ply] = hk
+            fr[ply, F_A] = max(alpha, lo)
+            fr[ply, F_B] = min(beta, hi)
+            fr[ply, F_LO] = lo
+            fr[ply, F_HI] = hi
+            fr[ply, F_BEST] = -(1 << 30)
+            fr[ply, F_MOVE] = -1
+            fr[ply, F_I] = 0
+            fr[ply, F_COUNT] = count
+            fr[ply, F_SLOT] = slot
+            fr[ply, F_BUCKET] = bucket
+            fr[ply, F_START] = stats[NODES]
+            fr[ply, F_SD] = sd
+            fr[ply, F_OWN] = own
+            fr[ply, F_OPP] = opp
+        else:
+            if ply == 0:
+                return val
+            ply -= 1
+            gain = fr[ply, F_GAIN]
+            v = gain + val if fr[ply, F_AGAIN] != 0 else gain - val
+            i = fr[ply, F_I]
+            done = False
+            if v > fr[ply, F_BEST]:
+                fr[ply, F_BEST] = v
+                fr[ply, F_MOVE] = moves[ply, i]
+                if v > fr[ply, F_A]:
+                    fr[ply, F_A] = v
+                    if v >= fr[ply, F_B]:
+                        done = True
+            fr[ply, F_I] = i + 1
+            if done or i + 1 >= fr[ply, F_COUNT]:
+                # the node is finished: merge its bound into the table, hand it up
+                best = fr[ply, F_BEST]
+                lo = fr[ply, F_LO]
+                hi = fr[ply, F_HI]
+                if best <= max(fr[ply, F_ALPHA], lo):
+                    hi = min(hi, best)
+                elif best >= min(fr[ply, F_BETA], hi):
+                    lo = max(lo, best)
+                else:
+                    lo = best
+                    hi = best
+                work = max(stats[NODES] - fr[ply, F_START], 1)
+                slot = fr[ply, F_SLOT]
+                bucket = fr[ply, F_BUCKET]
+                target = slot
+                if target < 0:
+                    if work >= tt[bucket, T_WORK]:
+                        # the kept slot goes to the bigger search; its entry moves over
+                        for k in range(3):
+                            tt[bucket + 1, k] = tt[bucket, k]
+                        target = bucket
+                    else:
+                        target = bucket + 1
+                    tt[target, T_WORK] = work
+                else:
+                    tt[target, T_WORK] = max(work, tt[target, T_WORK])
+                tt[target, T_KEY] = fh[ply]
+                tt[target, T_DATA] = (
+                    ((lo + BIAS) << 32) | ((hi + BIAS) << 16) | (fr[ply, F_MOVE] + 1)
+                )
+                val = best
+                continue
+        # play the next child of the node at ply
+        mv = moves[ply, fr[ply, F_I]]
+        again = apply_move(states, ply, mv, params)
+        c = ply + 1
+        gain = (states[c, fr[ply, F_OWN]] - states[c, fr[ply, F_OPP]]) - fr[ply, F_SD]
+        fr[ply, F_GAIN] = gain
+        if again:
+            fr[ply, F_AGAIN] = 1
+            fr[c, F_ALPHA] = fr[ply, F_A] - gain
+            fr[c, F_BETA] = fr[ply, F_B] - gain
+        else:
+            fr[ply, F_AGAIN] = 0
+            fr[c, F_ALPHA] = gain - fr[ply, F_B]
+            fr[c, F_BETA] = gain - fr[ply, F_A]
+        ply = c
+        enter = True
+
+
+@dataclass
+class SolveResult:
+    """An exact value: the final margin for the player to move under perfect play."""
+
+    value: int
+    best: list[int]
+    nodes: int
+    seconds: float
+    db_hits: int = 0
+    tt_hits: int = 0
+    bound_cuts: int = 0
+    passes: list[tuple[int, int, float]] = field(default_factory=list)  # (lower, upper, s)
+
+
+class Solver:
+    """Holds the buffers and the transposition table; reuse it for many positions."""
+
+    def __init__(
+        self,
+        pits: int,
+        rules: str = "classic",
+        hash_mb: float = 64,
+        endgame: EndgameTable | None = None,
+        seed: int = 20001,
+    ) -> None:
+        if endgame is not None and (endgame.pits != pits or rules != "classic"):
+            raise ValueError("the endgame table must match the board and the classic rules")
+        self.pits = pits
+        self.rules = rules
+        entries = max(2, int(hash_mb * 2**20) // ENTRY_BYTES)
+        size = 1 << (entries.bit_length() - 1)  # a power of two within the budget
+        self.tt = np.zeros((size, 3), dtype=np.int64)
+        rng = np.random.default_rng(seed)
+        self.zob = rng.integers(0, 2**63, size=(2 * pits + 3, 2 * 480 + 2), dtype=np.uint64)
+        self.states = np.zeros((MAX_PLY, 2 * pits + 3), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, pits), dtype=np.int64)
+        self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
+        self.stats = np.zeros(5, dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
+        self.fh = np.zeros(MAX_PLY, dtype=np.int64)
+        if endgame is None:
+            self.db = np.zeros(1, dtype=np.int8)
+            self.dbo = np.zeros(2, dtype=np.int64)
+            self.binom = np.ones((2, 2), dtype=np.int64)
+            self.db_k = -1
+        else:
+            self.db, self.dbo, self.binom = endgame.table, endgame.offsets, endgame.binom
+            self.db_k = endgame.stones
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self.tt.nbytes)
+
+    def clear(self) -> None:
+        self.tt[:] = 0
+
+    def stop(self) -> None:
+        """Ask a running search to stop (from another thread)."""
+        self.stats[STOP] = 1
+
+    def _params(self, state: np.ndarray) -> np.ndarray:
+        m = self.pits
+        return make_params(m, self.rules, "store", int(state[: 2 * m + 2].sum()))
+
+    def _g(self, state: np.ndarray, alpha: int, beta: int) -> int:
+        self.states[0] = state
+        return int(
+            _search(
+                self.states,
+                alpha,
+                beta,
+                self._params(state),
+                self.moves,
+                self.prio,
+                self.frames,
+                self.fh,
+                self.tt,
+                self.zob,
+                self.db,
+                self.dbo,
+                self.binom,
+                self.db_k,
+                self.stats,
+            )
+        )
+
+    def store_difference(self, state: np.ndarray) -> int:
+        m = self.pits
+        own, opp = (m, 2 * m + 1) if state[2 * m + 2] == 0 else (2 * m + 1, m)
+        return int(state[own] - state[opp])
+
+    def gain(
+        self,
+        state: np.ndarray,
+        guess: int = 0,
+        report: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Exact ``g`` by MTD(f): null-window tests until the bounds meet."""
+        m = self.pits
+        n = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum())
+        # Under classic rules every stone ends in a store, so g has the parity of n and
+        # bounds can be rounded to it (Etudes may leave stones in the pits: no rounding).
+        parity = self.rules == "classic"
+
+        def down(v: int) -> int:
+            return v - 1 if parity and (v - n) % 2 else v
+
+        def up(v: int) -> int:
+            return v + 1 if parity and (v - n) % 2 else v
+
+        lower, upper = -n, n
+        g = max(lower, min(upper, up(guess)))
+        while lower < upper:
+            beta = g if g > lower else up(g + 1)
+            v = self._g(state, beta - 1, beta)
+            if self.stats[STOP]:
+                raise KeyboardInterrupt
+            if v < beta:
+                upper = g = down(v)
+            else:
+                lower = g = up(v)
+            if report is not None:
+                report(lower, upper)
+        return g
+
+    def solve(
+        self,
+        state: np.ndarray,
+        report: Callable[[int, int], None] | None = None,
+    ) -> SolveResult:
+        """The exact value of ``state`` and a best compound move (first of equals in order)."""
+        t0 = time.perf_counter()
+        self.stats[:] = 0
+        sd = self.store_difference(state)
+        passes: list[tuple[int, int, float]] = []
+
+        def note(lower: int, upper: int) -> None:
+            passes.append((lower + sd, upper + sd, time.perf_counter() - t0))
+            if report is not None:
+                report(lower + sd, upper + sd)
+
+        g = self.gain(state, 0, note)
+        best = self.best_line(state, g)
+        return SolveResult(
+            g + sd,
+            best,
+            int(self.stats[NODES]),
+            time.perf_counter() - t0,
+            int(self.stats[DB_HITS]),
+            int(self.stats[TT_HITS]),
+            int(self.stats[BOUND_CUTS]),
+            passes,
+        )
+
+    def _child(self, state: np.ndarray, pit: int) -> tuple[np.ndarray, bool, int]:
+        """The position after sowing ``pit``, whether the mover goes again, and the change
+        of the store difference for the mover."""
+        m = self.pits
+        buf = np.zeros((2, 2 * m + 3), dtype=np.int64)
+        buf[0] = state
+        again = bool(apply_move(buf, 0, pit, self._params(state)))
+        child = buf[1].copy()
+        own, opp = (m, 2 * m + 1) if state[2 * m + 2] == 0 else (2 * m + 1, m)
+        gain = int(child[own] - child[opp]) - int(state[own] - state[opp])
+        return child, again, gain
+
+    def legal(self, state: np.ndarray) -> list[int]:
+        m = self.pits
+        if result(state.reshape(1, -1), 0, self._params(state)) != NOT_OVER:
+            return []
+        first = 0 if state[2 * m + 2] == 0 else m + 1
+        return [i for i in range(first, first + m) if state[i] > 0]
+
+    def reaches(self, state: np.ndarray, pit: int, g: int) -> bool:
+        """True when sowing ``pit`` keeps the mover's gain at ``g`` or more (one null-window
+        test of the child)."""
+        child, again, gain = self._child(state, pit)
+        if again:
+            return self._g(child, g - gain - 1, g - gain) >= g - gain
+        return self._g(child, gain - g, gain - g + 1) <= gain - g
+
+    def move_value(self, state: np.ndarray, pit: int) -> int:
+        """Exact final margin for the mover after sowing ``pit`` (perfect play after it)."""
+        child, again, gain = self._child(state, pit)
+        g_child = self.gain(child)
+        g = gain + g_child if again else gain - g_child
+        return g + self.store_difference(state)
+
+    def best_line(self, state: np.ndarray, g: int) -> list[int]:
+        """The first compound move (in pit order) that keeps the gain ``g``."""
+        line: list[int] = []
+        while True:
+            pit = next((p for p in self.legal(state) if self.reaches(state, p, g)), None)
+            if pit is None:
+                return line
+            line.append(pit)
+            child, again, gain = self._child(state, pit)
+            if not again:
+                return line
+            g -= gain
+            state = child
+
+
+def solve_in_thread(
+    solver: Solver, state: np.ndarray, report: Callable[[int, int], None] | None = None
+) -> SolveResult:
+    """Run :meth:`Solver.solve` in a worker thread so Ctrl-C in the main thread can stop it."""
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = solver.solve(state, report)
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        solver.stop()
+        thread.join()
+        raise
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["result"]  # type: ignore[return-value]
