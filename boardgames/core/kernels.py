@@ -76,7 +76,10 @@ DEPTH_INF = 1 << 30
 """Remaining depth that never runs out (search to the end of the game)."""
 HISTORY_SIZE = 4096
 
-AGAIN_IS_PLY, ORDER, TT, PVS, SOFT = 1, 2, 4, 8, 16
+AGAIN_IS_PLY, ORDER, TT, PVS, SOFT, CHECK = 1, 2, 4, 8, 16, 32
+PASS, AGAIN, OVER = 0, 1, 2
+"""What ``apply_move`` returns: the turn passes, the same player moves again, or the move
+ended the game. The search calls ``result`` only at the root and after an OVER move."""
 EXACT, LOWER, UPPER = 0, 1, 2
 ENTRY_BYTES = 4 * 8
 """Bytes per table entry: key, value, move, depth and flag (four int64 words)."""
@@ -185,27 +188,31 @@ def build_engine(k: GameKernels) -> Engine:
         k.priority,
     )
 
-    def minimax(states, moves, params, pv, stats, ply, depth, again_is_ply):
+    def minimax(states, moves, params, pv, stats, ply, depth, again_is_ply, check):
         stats[0] += 1
         pv[ply, PV_LENGTH] = 0
         if stats[0] > stats[2]:
             stats[1] = 1
             return 0
-        r = result(states, ply, params)
-        if r != NOT_OVER:
-            return terminal(r, ply)
+        if check != 0:
+            r = result(states, ply, params)
+            if r != NOT_OVER:
+                return terminal(r, ply)
         if depth <= 0 or ply >= states.shape[0] - 2:
             return evaluate(states, ply, params)
         n = gen_moves(states, ply, params, moves)
         best = -INFINITY
         for i in range(n):
             mv = moves[ply, i]
-            again = apply_move(states, ply, mv, params)
-            if again:
+            code = apply_move(states, ply, mv, params)
+            over = 1 if code == OVER else 0
+            if code == AGAIN:
                 cd = depth - 1 if again_is_ply else depth
-                t = minimax_(states, moves, params, pv, stats, ply + 1, cd, again_is_ply)
+                t = minimax_(states, moves, params, pv, stats, ply + 1, cd, again_is_ply, over)
             else:
-                t = -minimax_(states, moves, params, pv, stats, ply + 1, depth - 1, again_is_ply)
+                t = -minimax_(
+                    states, moves, params, pv, stats, ply + 1, depth - 1, again_is_ply, over
+                )
             if stats[1] != 0:
                 return 0
             if t > best:
@@ -214,12 +221,14 @@ def build_engine(k: GameKernels) -> Engine:
         return best
 
     def alphabeta(states, moves, params, pv, stats, frames, depth, alpha, beta, again_is_ply):
-        # F2 without recursion: frames[ply] = (m, beta, depth, n, i, again) of the open nodes.
+        # F2 without recursion: frames[ply] = (m, beta, depth, n, i, again, check) of the
+        # open nodes; check: the node must ask ``result`` (the root, or after an OVER move).
         cap = states.shape[0] - 2
         ply = 0
         frames[0, 0] = alpha
         frames[0, 1] = beta
         frames[0, 2] = depth
+        frames[0, 6] = 1
         enter = True
         val = 0
         nodes = stats[0]  # counters in locals: stores into the state stack may alias arrays
@@ -232,11 +241,12 @@ def build_engine(k: GameKernels) -> Engine:
                     stats[0] = nodes
                     stats[1] = 1
                     return 0
-                r = result(states, ply, params)
-                if r != NOT_OVER:
-                    val = terminal(r, ply)
-                    enter = False
-                    continue
+                if frames[ply, 6] != 0:
+                    r = result(states, ply, params)
+                    if r != NOT_OVER:
+                        val = terminal(r, ply)
+                        enter = False
+                        continue
                 if frames[ply, 2] <= 0 or ply >= cap:
                     val = evaluate(states, ply, params)
                     enter = False
@@ -261,9 +271,10 @@ def build_engine(k: GameKernels) -> Engine:
                     continue
             # play child frames[ply, 4] of the node at ply and enter it
             d = frames[ply, 2]
-            again = apply_move(states, ply, moves[ply, frames[ply, 4]], params)
+            code = apply_move(states, ply, moves[ply, frames[ply, 4]], params)
             c = ply + 1
-            if again:
+            frames[c, 6] = 1 if code == OVER else 0
+            if code == AGAIN:
                 frames[ply, 5] = 1
                 frames[c, 0] = frames[ply, 0]
                 frames[c, 1] = frames[ply, 1]
@@ -282,9 +293,10 @@ def build_engine(k: GameKernels) -> Engine:
         if stats[0] > stats[2]:
             stats[1] = 1
             return 0
-        r = result(states, ply, params)
-        if r != NOT_OVER:
-            return terminal(r, ply)
+        if (flags & CHECK) != 0:
+            r = result(states, ply, params)
+            if r != NOT_OVER:
+                return terminal(r, ply)
         if depth <= 0 or ply >= states.shape[0] - 2:
             return evaluate(states, ply, params)
         use_tt = (flags & TT) != 0
@@ -349,7 +361,9 @@ def build_engine(k: GameKernels) -> Engine:
         best_move = -1
         for i in range(n):
             mv = moves[ply, i]
-            again = apply_move(states, ply, mv, params)
+            code = apply_move(states, ply, mv, params)
+            again = code == AGAIN
+            cf = (flags | CHECK) if code == OVER else (flags & ~CHECK)
             cd = depth - 1 if (not again or (flags & AGAIN_IS_PLY) != 0) else depth
             a = max(alpha, best)
             if again:
@@ -367,7 +381,7 @@ def build_engine(k: GameKernels) -> Engine:
                         cd,
                         a,
                         a + 1,
-                        flags,
+                        cf,
                     )
                     if a < t < beta:
                         t = search_(
@@ -383,7 +397,7 @@ def build_engine(k: GameKernels) -> Engine:
                             cd,
                             a,
                             beta,
-                            flags,
+                            cf,
                         )
                 else:
                     t = search_(
@@ -399,7 +413,7 @@ def build_engine(k: GameKernels) -> Engine:
                         cd,
                         a,
                         beta,
-                        flags,
+                        cf,
                     )
             else:
                 if pvs and i > 0:
@@ -416,7 +430,7 @@ def build_engine(k: GameKernels) -> Engine:
                         cd,
                         -a - 1,
                         -a,
-                        flags,
+                        cf,
                     )
                     if a < t < beta:
                         t = -search_(
@@ -432,7 +446,7 @@ def build_engine(k: GameKernels) -> Engine:
                             cd,
                             -beta,
                             -a,
-                            flags,
+                            cf,
                         )
                 else:
                     t = -search_(
@@ -448,7 +462,7 @@ def build_engine(k: GameKernels) -> Engine:
                         cd,
                         -beta,
                         -a,
-                        flags,
+                        cf,
                     )
             if stats[1] != 0:
                 return 0
@@ -547,7 +561,7 @@ class Workspace:
         self.moves = np.zeros((MAX_PLY + 1, 2 * max(1, max_moves)), dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 2, PV_LENGTH + 1), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
-        self.frames = np.zeros((MAX_PLY + 2, 6), dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY + 2, 8), dtype=np.int64)
         self.heur = np.zeros(2 * (MAX_PLY + 2) + HISTORY_SIZE, dtype=np.int64)
         rng = np.random.default_rng(seed)
         self.zobrist = rng.integers(
@@ -578,7 +592,7 @@ class Workspace:
 
 def run_minimax(engine: Engine, ws: Workspace, params: np.ndarray, depth: int, again_is_ply: bool):
     """Plain negamax from ``ws.states[0]``; returns the value."""
-    return engine.minimax(ws.states, ws.moves, params, ws.pv, ws.stats, 0, depth, again_is_ply)
+    return engine.minimax(ws.states, ws.moves, params, ws.pv, ws.stats, 0, depth, again_is_ply, 1)
 
 
 def run_alphabeta(
@@ -619,5 +633,5 @@ def run_search(
         depth,
         alpha,
         beta,
-        flags,
+        flags | CHECK,
     )

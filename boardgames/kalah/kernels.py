@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.core.kernels import NOT_OVER, GameKernels, kernel_tag
+from boardgames.core.kernels import AGAIN, NOT_OVER, OVER, PASS, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 from boardgames.kalah.game import MAX_STONES, Kalah
 
@@ -144,8 +144,11 @@ def _sow_classic(states, c, m, pit, mover):
 
 @njit(cache=True, inline="always")
 def apply_move(states, ply, move, params):
-    """Play the sowing ``move`` from ``states[ply]`` into ``states[ply + 1]``; True if the
-    same player moves again (classic extra turn, game not over)."""
+    """Play the sowing ``move`` from ``states[ply]`` into ``states[ply + 1]``.
+
+    Returns :data:`~boardgames.core.kernels.AGAIN` when the same player moves again
+    (classic extra turn, game not over), :data:`~boardgames.core.kernels.OVER` when the
+    move ended the game, else :data:`~boardgames.core.kernels.PASS`."""
     m = params[0]
     side = 2 * m + 2
     c = ply + 1
@@ -167,10 +170,12 @@ def apply_move(states, ply, move, params):
         if _side_empty(states, c, m, 0) or _side_empty(states, c, m, 1):
             _sweep(states, c, m, 0)
             _sweep(states, c, m, 1)
-            again = False
-        if not again:
             states[c, side] = 1 - mover
-        return again
+            return OVER
+        if again:
+            return AGAIN
+        states[c, side] = 1 - mover
+        return PASS
     # Etudes: sow, capture backwards, stop at more than half, relay from a non-empty own pit.
     total = params[3]
     lo = m + 1 if mover == 0 else 0
@@ -186,7 +191,7 @@ def apply_move(states, ply, move, params):
                 i -= 1
         if 2 * states[c, m] > total or 2 * states[c, 2 * m + 1] > total:
             states[c, side] = 1 - mover
-            return False
+            return OVER
         own_pit = last < m if mover == 0 else (m < last < 2 * m + 1)
         if own_pit and states[c, last] > 1 and into_opp > 0:
             pit = last
@@ -195,7 +200,8 @@ def apply_move(states, ply, move, params):
     states[c, side] = 1 - mover
     if _side_empty(states, c, m, 1 - mover):
         _sweep(states, c, m, mover)
-    return False
+        return OVER
+    return PASS
 
 
 @njit(cache=True, inline="always")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.core.kernels import NOT_OVER, GameKernels, kernel_tag
+from boardgames.core.kernels import NOT_OVER, OVER, PASS, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 from boardgames.nim.game import Nim
 
@@ -33,13 +33,17 @@ def gen_moves(states, ply, params, moves):
 
 @njit(cache=True, inline="always")
 def apply_move(states, ply, move, params):
-    """Take the chips into ``states[ply + 1]``; the turn always passes."""
+    """Take the chips into ``states[ply + 1]``; the turn always passes (OVER when no chip
+    is left)."""
     rows = params[0]
     for i in range(rows + 1):
         states[ply + 1, i] = states[ply, i]
     states[ply + 1, move >> SHIFT] -= move & ((1 << SHIFT) - 1)
     states[ply + 1, rows] = 1 - states[ply, rows]
-    return False
+    for i in range(rows):
+        if states[ply + 1, i] != 0:
+            return PASS
+    return OVER
 
 
 @njit(cache=True, inline="always")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardgames.core.kernels import NOT_OVER
+from boardgames.core.kernels import AGAIN, NOT_OVER, OVER
 from boardgames.kalah import kernels as kk
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import Kalah
@@ -37,7 +37,8 @@ def _check_position(game: Kalah, state: np.ndarray) -> None:
         child, again = game.play(state, move)
         got = kk.apply_move(stack, 0, move, params)
         assert list(stack[1]) == list(child), (list(state), move)
-        assert bool(got) == again
+        assert (got == AGAIN) == again
+        assert (got == OVER) == (game.outcome(child) is not None)
 
 
 @pytest.mark.parametrize(
@@ -88,5 +89,5 @@ def test_worked_example_from_rules_md() -> None:
         ([0, 0, 8, 8, 8, 8, 10, 0, 8, 7, 7, 0, 7, 1], False),
     ]
     for ply, (move, (board, again)) in enumerate(zip([0, 1, 7, 0], expected, strict=True)):
-        assert bool(kk.apply_move(stack, ply, move, params)) == again
+        assert (kk.apply_move(stack, ply, move, params) == AGAIN) == again
         assert list(stack[ply + 1, :14]) == board

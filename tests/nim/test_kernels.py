@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from boardgames.core.kernels import NOT_OVER
+from boardgames.core.kernels import AGAIN, NOT_OVER, OVER
 from boardgames.core.strategies import numba_searcher
 from boardgames.nim import kernels as nk
 from boardgames.nim.game import MOVE_STRIDE, Nim
@@ -33,7 +33,9 @@ def test_kernels_equal_python_rules(misere: bool) -> None:
         assert list(moves[0, :n]) == game.legal_moves(state)
         for move in game.legal_moves(state):
             child, again = game.play(state, move)
-            assert not nk.apply_move(stack, 0, move, params) and not again
+            code = nk.apply_move(stack, 0, move, params)
+            assert code != AGAIN and not again
+            assert (code == OVER) == (game.outcome(child) is not None)
             assert list(stack[1]) == list(child)
 
 
