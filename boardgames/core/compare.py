@@ -150,12 +150,12 @@ def _values_text(values: list[int]) -> str:
 def comparison_table(rows: Sequence[CompareRow], title: str) -> Table:
     """The rich table: values, positions visited, seconds, positions/s, speed-up."""
     base = next((r for r in rows if r.strategy == "alphabeta" and r.engine == "python"), None)
-    table = Table(
-        title=title,
-        caption="speed-up: seconds of alphabeta (python) / seconds of the row"
-        if base is not None
-        else None,
-    )
+    if base is None:
+        base = next((r for r in rows if r.strategy == "alphabeta"), None)
+    caption = None
+    if base is not None:
+        caption = f"speed-up: seconds of alphabeta ({base.engine}) / seconds of the row"
+    table = Table(title=title, caption=caption)
     table.add_column("strategy")
     table.add_column("engine")
     table.add_column("value(s)", justify="right")
