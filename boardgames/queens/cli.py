@@ -262,7 +262,7 @@ def _progress_bar(console: Console, label: str):
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Threads for --method parallel (default: every core).",
+    help="Threads for the parallel methods (default: every core).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: bool) -> None:
@@ -427,16 +427,19 @@ def _compare_table(
 
     console = make_console()
     kind = "fundamental solutions" if fundamental else "solutions"
-    table = Table(title=f"{n} queens: counting {kind}")
+    table = Table(
+        title=f"{n} queens: counting {kind}",
+        caption=f"speed-up against {rows[0]['method']}",
+    )
     table.add_column("method")
     table.add_column("how")
     table.add_column("count", justify="right")
     table.add_column("seconds", justify="right")
-    table.add_column(f"speed-up vs {rows[0]['method']}", justify="right")
+    table.add_column("speed-up", justify="right")
     for r in rows:
         how = METHODS[str(r["method"])]
         if str(r["method"]).endswith("parallel"):
-            how += f" ({r['workers']} threads)"
+            how += f", {r['workers']} threads"
         sp = r["speedup"]
         table.add_row(
             str(r["method"]),

@@ -21,10 +21,10 @@ from boardgames.queens.solve import (
 )
 
 JIT_METHODS: dict[str, str] = {
-    "numba": "jitted bitmask backtracking, explicit stack, mirror halving, one thread",
-    "parallel": "the numba kernel over pre-placed first rows with prange, all cores",
-    "symmetry": "all 8 symmetries: one member of each class searched, one thread",
-    "symmetry-parallel": "the symmetry search over pre-placed first rows, all cores",
+    "numba": "jitted bitmasks, mirror, 1 thread",
+    "parallel": "numba kernel with prange",
+    "symmetry": "one per symmetry class, 1 thread",
+    "symmetry-parallel": "symmetry with prange",
 }
 PARALLEL_METHODS = ("parallel", "symmetry-parallel")
 METHODS: dict[str, str] = {name: desc for name, (_, _, desc) in PURE_METHODS.items()}

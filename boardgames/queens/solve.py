@@ -376,17 +376,17 @@ PURE_METHODS: dict[str, tuple[PrefixCounter, bool, str]] = {
     "naive": (
         count_naive_prefix,
         False,
-        "N×N board: a queen marks the squares it attacks, removal scans the board back",
+        "board marks attacks, scans back",
     ),
     "tables": (
         count_tables_prefix,
         False,
-        "the classic: column and two diagonal tables, O(1) test/place/remove",
+        "classic column/diagonal tables",
     ),
     "bitmask": (
         count_bitmask_prefix,
         True,
-        "bitmask rows in Python, first row halved by the mirror",
+        "bitmasks, mirror-halved first row",
     ),
 }
 """name -> (prefix counter, uses the mirror halving, one-line description)."""

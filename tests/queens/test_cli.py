@@ -175,7 +175,7 @@ def test_compare_table() -> None:
     r = run("compare", "queens", "-n", "7", "--fundamental", "--methods", "tables,bitmask")
     assert r.exit_code == 0
     assert "All 2 methods agree: 6." in r.stdout
-    assert "speed-up vs tables" in r.stdout and "numba" not in r.stdout
+    assert "speed-up against tables" in r.stdout and "numba" not in r.stdout
 
 
 def test_compare_bad_methods() -> None:
