@@ -35,6 +35,8 @@ from boardgames.kalah.rules import RULE_SETS
 
 KALAH_COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("boardgames.kalah.match:match", "Two program settings play a scored match."),
+    "solve": ("boardgames.kalah.solve_cli:solve", "Exact value of a position under perfect play."),
+    "review": ("boardgames.kalah.solve_cli:review", "Review a game record move by move."),
 }
 """Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
 

@@ -43,7 +43,11 @@ from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params
 
 ENTRY_BYTES = 24
 MAX_PLY = 1024
-STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS = 0, 1, 2, 3, 4
+STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT = 0, 1, 2, 3, 4, 5
+
+
+class SearchStopped(Exception):
+    """A solve was stopped: by :meth:`Solver.stop` (Ctrl-C) or by its node limit."""
 
 
 @njit(cache=True, inline="always")
@@ -102,6 +106,9 @@ def _search(
         if enter:
             stats[NODES] += 1
             if stats[STOP] != 0:
+                return 0
+            if stats[LIMIT] > 0 and stats[NODES] > stats[LIMIT]:
+                stats[STOP] = 1
                 return 0
             mover = states[ply, side]
             own = m if mover == 0 else 2 * m + 1
@@ -284,7 +291,7 @@ class Solver:
             raise ValueError("the endgame table must match the board and the classic rules")
         self.pits = pits
         self.rules = rules
-        entries = max(2, int(hash_mb * 2**20) // ENTRY_BYTES)
+        entries = max(4, int(hash_mb * 2**20) // ENTRY_BYTES)
         size = 1 << (entries.bit_length() - 1)  # a power of two within the budget
         self.tt = np.zeros((size, 3), dtype=np.int64)
         rng = np.random.default_rng(seed)
@@ -292,7 +299,7 @@ class Solver:
         self.states = np.zeros((MAX_PLY, 2 * pits + 3), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY, pits), dtype=np.int64)
         self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
-        self.stats = np.zeros(5, dtype=np.int64)
+        self.stats = np.zeros(6, dtype=np.int64)
         self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
         self.fh = np.zeros(MAX_PLY, dtype=np.int64)
         if endgame is None:
@@ -307,6 +314,16 @@ class Solver:
     @property
     def table_bytes(self) -> int:
         return int(self.tt.nbytes)
+
+    def warm_up(self) -> float:
+        """Compile (or load from numba's cache) the search kernel; the seconds it took.
+
+        Kernel code depends on the argument types only, so a one-pit board will do.
+        """
+        t0 = time.perf_counter()
+        tiny = Solver(1, self.rules, hash_mb=0.001)
+        tiny._g(np.array([1, 0, 1, 0, 0], dtype=np.int64), -1, 1)
+        return time.perf_counter() - t0
 
     def clear(self) -> None:
         self.tt[:] = 0
@@ -371,7 +388,7 @@ class Solver:
             beta = g if g > lower else up(g + 1)
             v = self._g(state, beta - 1, beta)
             if self.stats[STOP]:
-                raise KeyboardInterrupt
+                raise SearchStopped
             if v < beta:
                 upper = g = down(v)
             else:
@@ -384,10 +401,18 @@ class Solver:
         self,
         state: np.ndarray,
         report: Callable[[int, int], None] | None = None,
+        *,
+        node_limit: int = 0,
+        guess: int | None = None,
     ) -> SolveResult:
-        """The exact value of ``state`` and a best compound move (first of equals in order)."""
+        """The exact value of ``state`` and a best compound move (first of equals in order).
+
+        ``node_limit`` (0: none) stops the search with :class:`SearchStopped` once it has
+        visited that many positions; ``guess`` is MTD(f)'s first try for the value.
+        """
         t0 = time.perf_counter()
         self.stats[:] = 0
+        self.stats[LIMIT] = node_limit
         sd = self.store_difference(state)
         passes: list[tuple[int, int, float]] = []
 
@@ -396,7 +421,7 @@ class Solver:
             if report is not None:
                 report(lower + sd, upper + sd)
 
-        g = self.gain(state, 0, note)
+        g = self.gain(state, 0 if guess is None else guess - sd, note)
         best = self.best_line(state, g)
         return SolveResult(
             g + sd,
@@ -443,6 +468,25 @@ class Solver:
         g = gain + g_child if again else gain - g_child
         return g + self.store_difference(state)
 
+    def after(self, state: np.ndarray, pits: list[int] | tuple[int, ...]) -> np.ndarray:
+        """The position after the sowings ``pits`` (legal ones, as a record holds them)."""
+        for pit in pits:
+            state, _, _ = self._child(state, pit)
+        return state
+
+    def is_over(self, state: np.ndarray) -> bool:
+        return not self.legal(state)
+
+    def value(self, state: np.ndarray, node_limit: int = 0) -> int:
+        """Exact final margin for the player to move in ``state`` (perfect play); raises
+        :class:`SearchStopped` past ``node_limit`` positions (0: no limit)."""
+        if self.is_over(state):
+            return int(result(state.reshape(1, -1), 0, self._params(state)))
+        self.stats[STOP] = 0
+        self.stats[NODES] = 0
+        self.stats[LIMIT] = node_limit
+        return self.gain(state) + self.store_difference(state)
+
     def best_line(self, state: np.ndarray, g: int) -> list[int]:
         """The first compound move (in pit order) that keeps the gain ``g``."""
         line: list[int] = []
@@ -459,9 +503,13 @@ class Solver:
 
 
 def solve_in_thread(
-    solver: Solver, state: np.ndarray, report: Callable[[int, int], None] | None = None
+    solver: Solver,
+    state: np.ndarray,
+    report: Callable[[int, int], None] | None = None,
+    tick: Callable[[], None] | None = None,
 ) -> SolveResult:
-    """Run :meth:`Solver.solve` in a worker thread so Ctrl-C in the main thread can stop it."""
+    """Run :meth:`Solver.solve` in a worker thread so that the main thread stays free to
+    show progress (``tick`` every 0.1 s) and to stop the search cleanly on Ctrl-C."""
     box: dict[str, object] = {}
 
     def work() -> None:
@@ -475,6 +523,8 @@ def solve_in_thread(
     try:
         while thread.is_alive():
             thread.join(0.1)
+            if tick is not None:
+                tick()
     except KeyboardInterrupt:
         solver.stop()
         thread.join()

@@ -1,0 +1,96 @@
+"""Review a recorded game move by move: exact where the solver reaches, else searched."""
+
+from __future__ import annotations
+
+from boardgames.core.protocol import State
+from boardgames.kalah.endgame import EndgameTable
+from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.solver import SearchStopped, Solver
+
+
+class Reviewer:
+    """Values every move of a game for the player who made it.
+
+    Exact values come from :class:`~boardgames.kalah.solver.Solver` when a position
+    solves within ``exact_nodes`` positions (endgame tables make late positions cheap);
+    otherwise the numba engine searches ``depth`` compound moves with the store
+    evaluation (so that a loss is still counted in stones), and the position after the
+    move ``depth - 1`` (the depth the played move got inside the first search).
+    """
+
+    def __init__(
+        self, game: Kalah, table: EndgameTable | None, *, depth: int = 8, exact_nodes: int
+    ) -> None:
+        self.game = game
+        self.depth = depth
+        self.exact_nodes = exact_nodes
+        self.solver = Solver(game.pits, game.rules, hash_mb=256, endgame=table)
+        self._engines: dict[int, object] = {}
+
+    def _engine(self, depth: int):
+        from boardgames.kalah.engine import EngineConfig, KalahEngine
+
+        if depth not in self._engines:
+            config = EngineConfig(depth=depth, evaluation="store")
+            self._engines[depth] = KalahEngine(self.game, config)
+        return self._engines[depth]
+
+    def _exact(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
+        solved = self.solver.solve(state, node_limit=self.exact_nodes)
+        after = self.solver.after(state, pits)
+        player = self.game.to_move(state)
+        value_after = self.solver.value(after, self.exact_nodes)  # for the side to move there
+        after_for_player = value_after if self.game.to_move(after) == player else -value_after
+        return solved.value, after_for_player, solved.best
+
+    def _searched(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
+        game = self.game
+        before = self._engine(self.depth).best_move(state)
+        after = game.play_compound(state, pits)
+        player = game.to_move(state)
+        outcome = game.outcome(after)
+        if outcome is not None:
+            from boardgames.core.protocol import terminal_score
+
+            value = terminal_score(outcome, len(pits))
+            after_value = value if game.to_move(after) == player else -value
+        else:
+            answer = self._engine(max(1, self.depth - 1)).best_move(after)
+            after_value = answer.value if game.to_move(after) == player else -answer.value
+        return before.value, after_value, list(before.move)
+
+    def review_move(self, state: State, pits: tuple[int, ...], number: int) -> dict:
+        """One row of the review (see ``kalah review --help``)."""
+        from boardgames.kalah.solve_cli import verdict
+
+        exact = False
+        if self.exact_nodes > 0:
+            try:
+                before, after, best = self._exact(state, pits)
+                exact = True
+            except SearchStopped:
+                pass
+        if not exact:
+            before, after, best = self._searched(state, pits)
+        loss = max(0, before - after) if exact else _stones(before) - _stones(after)
+        loss = max(0, loss)
+        return {
+            "move": number,
+            "player": PLAYER_NAMES[self.game.to_move(state)],
+            "played": list(pits),
+            "before": before,
+            "after": after,
+            "best": best,
+            "loss": loss,
+            "verdict": verdict(loss),
+            "exact": exact,
+            "depth": None if exact else self.depth,
+        }
+
+
+def _stones(score: int) -> int:
+    """A search score in stones: the margin of a proven result, else the store lead."""
+    from boardgames.core.protocol import score_margin
+
+    margin = score_margin(score)
+    return margin if margin is not None else score

@@ -1,0 +1,324 @@
+"""``boardgames kalah solve`` and ``kalah review``: exact values and game reviews."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from boardgames.core.console import make_console, print_json
+from boardgames.core.protocol import GameError, describe_score
+from boardgames.kalah.cli import _board_options, _setup, parse_board
+from boardgames.kalah.game import PLAYER_NAMES, Kalah
+
+AUTO_TABLE_ENTRIES = 16_000_000
+"""With ``--endgame auto``: the largest table of at most this many entries (bytes)."""
+
+
+def auto_stones(pits: int, total: int) -> int:
+    """The endgame-table stone limit ``--endgame auto`` picks for a board."""
+    from boardgames.kalah.endgame import MAX_TABLE_STONES, table_entries
+
+    k = 0
+    while (
+        k + 1 <= min(total - 1, MAX_TABLE_STONES)
+        and table_entries(pits, k + 1) <= AUTO_TABLE_ENTRIES
+    ):
+        k += 1
+    return k
+
+
+def load_table(console, pits: int, stones: int, quiet: bool):
+    """Load the endgame table from the cache or build it, with a progress line."""
+    from boardgames.kalah import endgame
+
+    if stones <= 0:
+        return None
+    path = endgame.cache_path(pits, stones, "classic")
+    if path.exists() or quiet:
+        return endgame.load_or_build(pits, stones)
+    entries = endgame.table_entries(pits, stones)
+    with console.status(
+        f"Building endgame tables: up to {stones} stones, {entries:,} positions…"
+    ) as st:
+
+        def progress(n: int, top: int) -> None:
+            st.update(f"Building endgame tables: level {n} of {top} ({entries:,} positions)…")
+
+        table = endgame.load_or_build(pits, stones, progress=progress)
+    console.print(
+        f"Endgame tables: up to {stones} stones, {entries:,} positions "
+        f"({table.nbytes / 2**20:.1f} MiB), built in {table.build_seconds:.1f} s, "
+        f"cached at {path}"
+    )
+    return table
+
+
+def _endgame_option(f):
+    return click.option(
+        "--endgame",
+        "endgame_spec",
+        default="auto",
+        show_default=True,
+        help="Endgame tables: stones left in the pits they cover (0: none; auto: the "
+        f"largest of at most {AUTO_TABLE_ENTRIES // 10**6} M positions). Classic rules only; "
+        "built once and cached in ~/.cache/boardgames.",
+    )(f)
+
+
+def _table_stones(spec: str, pits: int, total: int, rules: str) -> int:
+    from boardgames.kalah.endgame import MAX_TABLE_STONES
+
+    if rules != "classic":
+        return 0
+    if spec == "auto":
+        return auto_stones(pits, total)
+    if not spec.isdecimal() or int(spec) > MAX_TABLE_STONES:
+        raise click.UsageError(
+            f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
+        )
+    return int(spec)
+
+
+@click.command()
+@_board_options
+@click.option(
+    "--board",
+    default=None,
+    help="Solve this position instead of the start: all holes in RULES.md order.",
+)
+@click.option(
+    "--to-move",
+    type=click.Choice(["a", "b"], case_sensitive=False),
+    default="a",
+    show_default=True,
+    help="Side to move (with --board, or who starts).",
+)
+@click.option(
+    "--hash",
+    "hash_mb",
+    type=click.FloatRange(1, 16384),
+    default=256,
+    show_default=True,
+    help="Transposition table size in MiB.",
+)
+@_endgame_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def solve(
+    pits: int,
+    seeds: int,
+    rules: str,
+    board: str | None,
+    to_move: str,
+    hash_mb: float,
+    endgame_spec: str,
+    as_json: bool,
+) -> None:
+    """Exact value of a position under perfect play by both sides.
+
+    The value is the final margin (own store minus the opponent's at the end) for the
+    player to move; the best move is the first compound move, in pit order, that keeps
+    it. The search (MTD(f): null-window tests that close in on the value) shows its
+    bounds as it goes; Ctrl-C stops it. Small boards take seconds; 6 x 4 and more take
+    minutes.
+    """
+    from boardgames.kalah.solver import Solver, solve_in_thread
+
+    side = 0 if to_move.lower() == "a" else 1
+    try:
+        if board is not None:
+            holes = parse_board(board)
+            pits = (len(holes) - 2) // 2
+            game = Kalah(pits, 1, rules)
+            state = game.make_state(holes, side)
+        else:
+            game = Kalah(pits, seeds, rules)
+            state = game.initial_state()
+            state[-1] = side
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    total = int(state[: 2 * pits + 2].sum())
+    console = make_console(stderr=as_json)
+    stones = _table_stones(endgame_spec, pits, total, rules)
+    table = load_table(console, pits, stones, quiet=as_json)
+    solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table)
+    with console.status("Loading the solver (compiled once, then cached)…"):
+        jit_seconds = solver.warm_up()
+    what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
+    t0 = time.perf_counter()
+    bounds = ["-inf", "+inf"]
+    try:
+        with console.status(f"Solving {what}…") as status:
+
+            def report(lower: int, upper: int) -> None:
+                bounds[:] = [str(lower), str(upper)]
+
+            def tick() -> None:
+                status.update(
+                    f"Solving {what}: value in [{bounds[0]}, {bounds[1]}], "
+                    f"{time.perf_counter() - t0:.1f} s"
+                )
+
+            result = solve_in_thread(solver, state, report, tick)
+    except KeyboardInterrupt:
+        console.print(
+            f"Stopped after {time.perf_counter() - t0:.1f} s; the value was in "
+            f"[{bounds[0]}, {bounds[1]}]."
+        )
+        raise SystemExit(130) from None
+    data = {
+        "pits": pits,
+        "seeds": seeds if board is None else None,
+        "rules": rules,
+        "to_move": PLAYER_NAMES[side],
+        "value": result.value,
+        "best": result.best,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+        "endgame_stones": stones,
+        "endgame_hits": result.db_hits,
+        "table_hits": result.tt_hits,
+        "passes": len(result.passes),
+        "jit_seconds": round(jit_seconds, 3),
+    }
+    if as_json:
+        print_json(data)
+        return
+    mover = PLAYER_NAMES[side]
+    verdict = (
+        f"{mover} wins by {result.value}"
+        if result.value > 0
+        else f"{mover} loses by {-result.value}"
+        if result.value < 0
+        else "a draw"
+    )
+    console.print(
+        f"Value for {mover} (to move): [bold]{result.value:+d}[/] ({verdict} with perfect play)"
+    )
+    if result.best:
+        console.print(f"Best move: {' '.join(map(str, result.best))}")
+    console.print(
+        f"{result.nodes:,} positions in {result.seconds:.2f} s "
+        f"({result.nodes / max(result.seconds, 1e-9) / 1e6:.2f} M/s); "
+        f"{len(result.passes)} null-window passes; endgame tables answered "
+        f"{result.db_hits:,} positions; the table {result.tt_hits:,}"
+    )
+
+
+VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
+"""Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
+
+
+def verdict(loss: int) -> str:
+    return next(name for limit, name in VERDICTS if loss <= limit)
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 40),
+    default=8,
+    show_default=True,
+    help="Search depth (compound moves) where the exact solver does not reach.",
+)
+@click.option(
+    "--exact-nodes",
+    type=click.IntRange(0, 10**12),
+    default=20_000_000,
+    show_default=True,
+    help="Positions the exact solver may visit for one move before the review falls back "
+    "to a depth-limited search (0: never exact).",
+)
+@_endgame_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json: bool) -> None:
+    """Review every move of a game record: value before and after, best move, verdict.
+
+    Values are final margins for the player who moved, exact where the solver (and its
+    endgame tables) reach within --exact-nodes, else from a depth-limited search at
+    --depth (marked "depth N"; scores there are the program's evaluation). A move that
+    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake".
+    """
+    from boardgames.kalah.record import read_record, replay
+    from boardgames.kalah.reviewer import Reviewer
+
+    try:
+        record = read_record(file)
+        steps, _ = replay(record)
+    except GameError as e:
+        raise click.UsageError(f"{file}: {e}") from None
+    game = record.game
+    console = make_console(stderr=as_json)
+    total = game.total_stones
+    stones = _table_stones(endgame_spec, game.pits, total, game.rules)
+    table = load_table(console, game.pits, stones, quiet=as_json)
+    reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
+    rows = []
+    state = game.initial_state(record.first)
+    with console.status("Reviewing…") as status:
+        for k, step in enumerate(steps, 1):
+            status.update(f"Reviewing move {k} of {len(steps)}…")
+            rows.append(reviewer.review_move(state, step.pits, k))
+            state = step.state
+    if as_json:
+        print_json(
+            {
+                "file": str(file),
+                "rules": game.rules,
+                "pits": game.pits,
+                "seeds": game.seeds,
+                "moves": rows,
+            }
+        )
+        return
+    console.print(_review_table(rows, file))
+    exact = sum(1 for r in rows if r["exact"])
+    counts = {name: sum(1 for r in rows if r["verdict"] == name) for _, name in VERDICTS}
+    console.print(
+        f"{len(rows)} moves, {exact} valued exactly; "
+        + ", ".join(f"{n} {name}" for name, n in counts.items())
+    )
+
+
+def _review_table(rows: list[dict], file: Path):
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Review of {escape(str(file))}", title_justify="left")
+    for name, justify in [
+        ("#", "right"),
+        ("player", "center"),
+        ("played", "left"),
+        ("before", "right"),
+        ("after", "right"),
+        ("best", "left"),
+        ("loss", "right"),
+        ("verdict", "left"),
+        ("how", "left"),
+    ]:
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    style = {"best": "green", "inaccuracy": "yellow", "mistake": "bold red"}
+    for r in rows:
+        table.add_row(
+            str(r["move"]),
+            r["player"],
+            " ".join(map(str, r["played"])),
+            _fmt(r["before"], r["exact"]),
+            _fmt(r["after"], r["exact"]),
+            " ".join(map(str, r["best"])),
+            str(r["loss"]),
+            f"[{style[r['verdict']]}]{r['verdict']}[/]",
+            "exact" if r["exact"] else f"depth {r['depth']}",
+        )
+    return table
+
+
+def _fmt(value: int, exact: bool) -> str:
+    return f"{value:+d}" if exact else describe_score(value)
+
+
+__all__ = ["np", "review", "solve"]

@@ -1,0 +1,190 @@
+"""The exact solver and the endgame tables against the plain exhaustive reference search."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+from boardgames.core.protocol import score_margin
+from boardgames.core.search import alphabeta_tt
+from boardgames.kalah import endgame
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.record import Move, Record
+from boardgames.kalah.solver import SearchStopped, Solver
+
+
+def exhaustive(game: Kalah, state: np.ndarray) -> int:
+    """Final margin for the side to move by the generic reference search (no depth limit)."""
+    if game.outcome(state) is not None:
+        return game.outcome(state)
+    value = alphabeta_tt(game, state, None).value
+    return score_margin(value) or 0
+
+
+def random_position(rng: np.random.Generator, pits: int, stones: int, rules: str) -> np.ndarray:
+    """A random position with ``stones`` stones in the pits and random stores."""
+    board = [0] * (2 * pits + 2)
+    for _ in range(stones):
+        k = int(rng.integers(0, 2 * pits))
+        board[k if k < pits else k + 1] += 1
+    board[pits] = int(rng.integers(0, 6))
+    board[2 * pits + 1] = int(rng.integers(0, 6))
+    return np.array([*board, int(rng.integers(0, 2))], dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    ("pits", "seeds", "rules"),
+    [
+        (1, 1, "classic"),
+        (2, 2, "classic"),
+        (3, 2, "classic"),
+        (2, 3, "classic"),
+        (3, 3, "classic"),
+        (2, 2, "etudes"),
+        (3, 2, "etudes"),
+        (2, 3, "etudes"),
+    ],
+)
+def test_start_positions_equal_exhaustive_search(pits: int, seeds: int, rules: str) -> None:
+    game = Kalah(pits, seeds, rules)
+    state = game.initial_state()
+    solved = Solver(pits, rules, hash_mb=1).solve(state)
+    assert solved.value == exhaustive(game, state)
+    # the best move really keeps the value: play it and solve the rest
+    after = Solver(pits, rules).after(state, solved.best)
+    rest = Solver(pits, rules).value(after)
+    assert (rest if game.to_move(after) == 0 else -rest) == solved.value
+
+
+@pytest.mark.parametrize("rules", ["classic", "etudes"])
+def test_random_positions_equal_exhaustive_search(rules: str) -> None:
+    rng = np.random.default_rng(7)
+    for pits in (2, 3, 4):
+        game = Kalah(pits, 1, rules)
+        solver = Solver(pits, rules, hash_mb=4)  # one table reused across positions
+        for _ in range(25):
+            state = random_position(rng, pits, int(rng.integers(1, 9)), rules)
+            assert solver.value(state) == exhaustive(game, state), state
+
+
+def test_endgame_table_equals_exhaustive_search() -> None:
+    rng = np.random.default_rng(11)
+    for pits, stones in [(2, 8), (3, 7), (4, 6)]:
+        table = endgame.build(pits, stones)
+        assert table.nbytes == endgame.table_entries(pits, stones)
+        game = Kalah(pits, 1)
+        for _ in range(60):
+            state = random_position(rng, pits, int(rng.integers(1, stones + 1)), "classic")
+            if game.outcome(state) is not None:
+                continue
+            own, opp = (pits, 2 * pits + 1) if state[-1] == 0 else (2 * pits + 1, pits)
+            assert table.value(state) == exhaustive(game, state) - (state[own] - state[opp])
+
+
+def test_solver_with_tables_agrees_and_looks_them_up(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    table = endgame.load_or_build(4, 8)
+    assert endgame.cache_path(4, 8, "classic").exists()
+    again = endgame.load_or_build(4, 8)  # from the cache this time
+    assert again.loaded_from is not None and np.array_equal(again.table, table.table)
+    state = Kalah(4, 2).initial_state()
+    plain = Solver(4).solve(state)
+    with_tables = Solver(4, endgame=table).solve(state)
+    assert plain.value == with_tables.value == exhaustive(Kalah(4, 2), state)
+    assert with_tables.db_hits > 0 and with_tables.nodes < plain.nodes
+
+
+def test_node_limit_stops_and_solver_recovers() -> None:
+    solver = Solver(4)
+    state = Kalah(4, 3).initial_state()
+    with pytest.raises(SearchStopped):
+        solver.solve(state, node_limit=50)
+    assert solver.solve(state).value == Solver(4).solve(state).value
+
+
+def test_table_stays_within_its_budget() -> None:
+    for mb in (0.5, 3, 64):
+        assert Solver(6, hash_mb=mb).table_bytes <= mb * 2**20
+
+
+def run(args: list[str]):
+    return CliRunner().invoke(cli, args)
+
+
+def test_solve_cli_json_and_text() -> None:
+    result = run(["kalah", "solve", "--pits", "3", "--seeds", "2", "--json"])
+    data = json.loads(result.output)
+    game = Kalah(3, 2)
+    assert data["value"] == exhaustive(game, game.initial_state())
+    assert data["pits"] == 3 and data["seeds"] == 2 and data["rules"] == "classic"
+    assert isinstance(data["best"], list) and data["nodes"] >= 1
+    out = run(["kalah", "solve", "--pits", "3", "--seeds", "2", "--to-move", "b"]).output
+    assert "Value for B (to move)" in out and "Best move:" in out
+    out = run(["kalah", "solve", "--board", "1 0 0 0 0 1 2 0"]).output
+    assert "Value for A" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pits", "13"], "pits must be 1 to 12"),
+        (["--board", "1 2 3"], "a board has 2m+2 holes"),
+        (["--endgame", "lots"], "--endgame must be auto or a number"),
+        (["--hash", "0"], "Invalid value for '--hash'"),
+    ],
+)
+def test_solve_cli_bad_input(args: list[str], message: str) -> None:
+    result = run(["kalah", "solve", *args])
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_review_marks_a_bad_move_as_a_mistake(tmp_path) -> None:
+    """Play the solver's moves except one deliberately bad move; review must flag it."""
+    game = Kalah(3, 3)
+    solver = Solver(3)
+    state = game.initial_state()
+    moves: list[Move] = []
+    blunder_at = None
+    while game.outcome(state) is None:
+        player = game.to_move(state)
+        pits = tuple(solver.solve(state).best)
+        if blunder_at is None and len(moves) >= 1:
+            # the compound move that loses most, if it loses at least 3
+            best_value = solver.solve(state).value
+            worst = min(
+                ((tuple(p), r) for p, r in game.compound_moves(state)),
+                key=lambda pr: (
+                    solver.value(pr[1]) if game.to_move(pr[1]) == player else -solver.value(pr[1])
+                ),
+            )
+            after = worst[1]
+            worst_value = (
+                solver.value(after) if game.to_move(after) == player else -solver.value(after)
+            )
+            if best_value - worst_value >= 3:
+                pits, blunder_at = worst[0], len(moves) + 1
+        moves.append(Move(player, pits))
+        state = game.play_compound(state, pits)
+    assert blunder_at is not None
+    path = tmp_path / "game.klh"
+    Record(game=game, moves=moves).save(path)
+    result = run(["kalah", "review", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["moves"]
+    assert len(rows) == len(moves) and all(r["exact"] for r in rows)
+    assert rows[blunder_at - 1]["verdict"] == "mistake"
+    assert all(r["verdict"] == "best" for k, r in enumerate(rows, 1) if k != blunder_at)
+    text = run(["kalah", "review", str(path)]).output
+    assert "mistake" in text and "exact" in text
+
+
+def test_review_bad_file(tmp_path) -> None:
+    path = tmp_path / "bad.klh"
+    path.write_text("Pits : 3\nSeeds : 3\n1) A: 9\n")
+    result = run(["kalah", "review", str(path)])
+    assert result.exit_code == 2 and "line 3" in result.output
