@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import click
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -64,12 +64,11 @@ def queens() -> None:
 # --- solve -------------------------------------------------------------------------------
 
 
-def render_board(sol: Solution, title: str) -> Table:
-    """A checkered board with the queens; readable without colour (dots on empty squares)."""
+def render_board(sol: Solution, title: str) -> Group:
+    """A checkered board with the queens under a title line; readable without colour
+    (dots on empty squares)."""
     n = len(sol)
     grid = Table.grid(padding=0)
-    grid.title = title
-    grid.title_justify = "left"
     grid.add_column(justify="right")
     grid.add_column()
     for r in range(n):
@@ -82,7 +81,7 @@ def render_board(sol: Solution, title: str) -> Table:
                 line.append(" · ", style=f"grey30 {bg}" if (r + c) % 2 == 0 else f"grey58 {bg}")
         grid.add_row(f"{r + 1} ", line)
     grid.add_row("", Text("".join(f"{c + 1:^3}" for c in range(n)), style="dim"))
-    return grid
+    return Group(Text(title, style="bold"), grid)
 
 
 def _stream(n: int, fundamental: bool, limit: int | None) -> Iterator[tuple[Solution, int]]:
@@ -188,7 +187,7 @@ def _solve_board(
     console = make_console()
     per_line = max(1, console.width // (3 * n + 6))
     count = 0
-    line: list[Table] = []
+    line: list[Group] = []
     for sol, size in stream:
         count += 1
         title = f"#{count}  {' '.join(map(str, sol))}"
@@ -203,7 +202,7 @@ def _solve_board(
     console.print(_summary(n, count, fundamental, limit))
 
 
-def _print_boards(console: Console, boards: list[Table]) -> None:
+def _print_boards(console: Console, boards: list[Group]) -> None:
     console.print(Columns(boards, padding=(0, 3)) if len(boards) > 1 else boards[0])
     console.print()
 
@@ -482,6 +481,7 @@ def _plot(path: str, n: int, fundamental: bool, rows: list[dict[str, object]]) -
     fig, ax = plt.subplots(figsize=(7, 3.5))
     bars = ax.barh(names[::-1], secs[::-1], color="tab:blue")
     ax.set_xscale("log")
+    ax.set_xlim(min(secs) / 3, max(secs) * 6)  # room for the labels right of the bars
     ax.set_xlabel("seconds (log scale)")
     kind = "fundamental solutions" if fundamental else "solutions"
     ax.set_title(f"{n} queens: counting {kind} ({rows[0]['count']:,})")
