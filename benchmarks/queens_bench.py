@@ -14,6 +14,9 @@ every method alike (medians over --repeats rounds are reported):
   reference for every ratio (the moonshot takes the faster of the two in each round);
 * ``numba``, ``parallel``, ``symmetry``, ``symmetry-parallel``: ``run_count`` as
   ``boardgames queens count`` runs it (JIT already loaded, not in the time);
+* next to the wall-clock time, the CPU time of the process (all threads): on a machine
+  shared with other work, the CPU-time ratio of two one-thread methods is the steadier
+  measure of their speed;
 * ``numba --fundamental``, ``parallel --fundamental``: Burnside (total + rotation-fixed
   counts), to compare with the total count;
 * JIT compile time: a fresh process with an empty numba cache compiles every queens
@@ -69,10 +72,20 @@ def build_c(workdir: Path) -> dict[str, Path]:
     return builds
 
 
-def run_c(exe: Path, n: int) -> tuple[int, float]:
+def run_c(exe: Path, n: int) -> tuple[int, float, float]:
+    """(count, wall seconds, CPU seconds) of one run of the C counter."""
     out = subprocess.run([str(exe), str(n)], capture_output=True, text=True, check=True)
-    _, count, seconds = out.stdout.split()
-    return int(count), float(seconds)
+    _, count, seconds, cpu = out.stdout.split()
+    return int(count), float(seconds), float(cpu)
+
+
+def run_py(n: int, method: str, fundamental: bool = False) -> tuple[int, float, float]:
+    """(count, wall seconds, CPU seconds of all threads) of one ``run_count``."""
+    from boardgames.queens.counting import run_count
+
+    c0 = time.process_time()
+    r = run_count(n, method, fundamental)
+    return r.count, r.seconds, time.process_time() - c0
 
 
 def jit_times() -> dict[str, float]:
@@ -102,6 +115,29 @@ def jit_times() -> dict[str, float]:
     }
 
 
+def measure(
+    n: int, builds: dict[str, Path], methods: list[str], repeats: int
+) -> tuple[dict[str, int], dict[str, list[float]], dict[str, list[float]]]:
+    """Counts, wall times and CPU times of every method, rounds interleaved."""
+    counts: dict[str, int] = {}
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+
+    def record(name: str, result: tuple[int, float, float]) -> None:
+        counts[name] = result[0]
+        wall.setdefault(name, []).append(result[1])
+        cpu.setdefault(name, []).append(result[2])
+
+    for _ in range(repeats):
+        for name, path in builds.items():
+            record(name, run_c(path, n))
+        for m in methods:
+            record(m, run_py(n, m))
+        for m in ("numba", "parallel"):
+            record(f"{m} --fundamental", run_py(n, m, True))
+    return counts, wall, cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16])
@@ -113,7 +149,7 @@ def main() -> None:
     if args.quick:
         args.sizes, args.moonshot = [13, 14], 15
 
-    from boardgames.queens.counting import load_kernels, run_count
+    from boardgames.queens.counting import load_kernels
 
     load_kernels("parallel")
     workers = os.cpu_count() or 1
@@ -133,60 +169,62 @@ def main() -> None:
         builds = build_c(Path(work))
         exe = builds.get("c-mirror")
         for n in args.sizes:
-            times: dict[str, list[float]] = {}
-            counts: dict[str, int] = {}
-            for _ in range(args.repeats):
-                for name, path in builds.items():
-                    counts[name], s = run_c(path, n)
-                    times.setdefault(name, []).append(s)
-                for m in methods:
-                    r = run_count(n, m)
-                    counts[m] = r.count
-                    times.setdefault(m, []).append(r.seconds)
-                for m in ("numba", "parallel"):
-                    r = run_count(n, m, fundamental=True)
-                    counts[f"{m} --fundamental"] = r.count
-                    times.setdefault(f"{m} --fundamental", []).append(r.seconds)
-            med = {k: statistics.median(v) for k, v in times.items()}
+            counts, wall, cpu = measure(n, builds, methods, args.repeats)
+            med = {k: statistics.median(v) for k, v in wall.items()}
+            med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
             if builds:  # the faster C build is the reference
-                med["c-best"] = min(med[name] for name in builds)
-                counts["c-best"] = counts["c-mirror"]
+                best = min(builds, key=lambda name: med[name])
+                med["c-best"], med_cpu["c-best"] = med[best], med_cpu[best]
+                counts["c-best"] = counts[best]
             ratios = {
                 "numba_over_c": med["numba"] / med["c-best"] if exe else None,
+                "numba_over_c_cpu_time": med_cpu["numba"] / med_cpu["c-best"] if exe else None,
                 "parallel_speedup_over_numba": med["numba"] / med["parallel"],
                 "fundamental_over_total_numba": med["numba --fundamental"] / med["numba"],
                 "fundamental_over_total_parallel": med["parallel --fundamental"] / med["parallel"],
                 "c_over_symmetry": med["c-best"] / med["symmetry"] if exe else None,
+                "c_over_symmetry_cpu_time": med_cpu["c-best"] / med_cpu["symmetry"]
+                if exe
+                else None,
             }
             sizes[str(n)] = {
                 "counts": counts,
                 "median_seconds": {k: round(v, 4) for k, v in med.items()},
-                "all_seconds": {k: [round(x, 4) for x in v] for k, v in times.items()},
+                "median_cpu_seconds": {k: round(v, 4) for k, v in med_cpu.items()},
+                "all_seconds": {k: [round(x, 4) for x in v] for k, v in wall.items()},
                 "ratios": {k: None if v is None else round(v, 3) for k, v in ratios.items()},
             }
             print_size(n, sizes[str(n)])
         moon: dict[str, object] = {}
         if exe is not None and args.moonshot:
             n = args.moonshot
-            t_c, t_s = [], []
+            t_c, t_s, u_c, u_s = [], [], [], []
             for _ in range(args.repeats):
-                c_count, s = min(run_c(path, n) for path in builds.values())
+                c_count, s, u = min(run_c(path, n) for path in builds.values())
                 t_c.append(s)
-                r = run_count(n, "symmetry")
-                t_s.append(r.seconds)
-                if r.count != c_count:
-                    raise SystemExit(f"N = {n}: symmetry {r.count} != C {c_count}")
+                u_c.append(u)
+                count, s, u = run_py(n, "symmetry")
+                t_s.append(s)
+                u_s.append(u)
+                if count != c_count:
+                    raise SystemExit(f"N = {n}: symmetry {count} != C {c_count}")
+            med_c, med_s = statistics.median(t_c), statistics.median(t_s)
             moon = {
                 "n": n,
                 "count": c_count,
                 "c_mirror_seconds": [round(x, 3) for x in t_c],
                 "symmetry_seconds": [round(x, 3) for x in t_s],
-                "speedup_median": round(statistics.median(t_c) / statistics.median(t_s), 3),
+                "c_mirror_cpu_seconds": [round(x, 3) for x in u_c],
+                "symmetry_cpu_seconds": [round(x, 3) for x in u_s],
+                "speedup_median": round(med_c / med_s, 3),
+                "speedup_median_cpu_time": round(
+                    statistics.median(u_c) / statistics.median(u_s), 3
+                ),
             }
             print(
-                f"\nMoonshot N = {n} ({c_count:,}): C mirror median "
-                f"{statistics.median(t_c):.2f} s, symmetry (1 thread) median "
-                f"{statistics.median(t_s):.2f} s -> {moon['speedup_median']:.2f}x"
+                f"\nMoonshot N = {n} ({c_count:,}): C mirror median {med_c:.2f} s, symmetry "
+                f"(1 thread) median {med_s:.2f} s -> {moon['speedup_median']:.2f}x "
+                f"(CPU time: {moon['speedup_median_cpu_time']:.2f}x)"
             )
     report["sizes"] = sizes
     report["moonshot"] = moon
@@ -200,13 +238,15 @@ def main() -> None:
 
 def print_size(n: int, data: dict[str, object]) -> None:
     med: dict[str, float] = data["median_seconds"]  # type: ignore[assignment]
+    med_cpu: dict[str, float] = data["median_cpu_seconds"]  # type: ignore[assignment]
     counts: dict[str, int] = data["counts"]  # type: ignore[assignment]
     base = med.get("c-best")
-    print(f"\nN = {n}: median seconds of {len(data['all_seconds']['numba'])} rounds")  # type: ignore[index]
-    print(f"{'method':<24}{'count':>14}{'seconds':>10}{'vs C':>8}")
+    rounds = len(data["all_seconds"]["numba"])  # type: ignore[index]
+    print(f"\nN = {n}: medians of {rounds} rounds (wall clock; CPU time of all threads)")
+    print(f"{'method':<24}{'count':>14}{'seconds':>10}{'vs C':>8}{'CPU s':>10}")
     for k, v in med.items():
         rel = f"{v / base:.2f}x" if base else "-"
-        print(f"{k:<24}{counts[k]:>14,}{v:>10.3f}{rel:>8}")
+        print(f"{k:<24}{counts[k]:>14,}{v:>10.3f}{rel:>8}{med_cpu[k]:>10.3f}")
     ratios = data["ratios"]
     print("ratios: " + ", ".join(f"{k} {v}" for k, v in ratios.items()))  # type: ignore[union-attr]
 
