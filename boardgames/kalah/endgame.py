@@ -1,7 +1,8 @@
 """Kalah endgame tables: the exact value of every position with few stones left on the board.
 
-Classic rules only (stones never come back out of a store, so the stones still in the pits
-decide the rest of the game, whatever the stores hold). For a position with ``n`` stones
+Classic rules only, with or without the "empty capture" variant (stones never come back
+out of a store, so the stones still in the pits decide the rest of the game, whatever the
+stores hold). For a position with ``n`` stones
 in the pits, the table holds ``g``: what the player to move will gain from here on under
 perfect play (its final margin minus the present store difference), ``-n <= g <= n``.
 
@@ -192,6 +193,7 @@ class EndgameTable:
     binom: np.ndarray
     build_seconds: float = 0.0
     loaded_from: Path | None = None
+    empty_capture: bool = False
 
     @property
     def nbytes(self) -> int:
@@ -220,11 +222,14 @@ def _version_key() -> str:
     return h.hexdigest()[:12]
 
 
-def cache_path(pits: int, stones: int, rules: str) -> Path:
-    return _cache_dir() / f"kalah-endgame-{rules}-{pits}p-{stones}s-{_version_key()}.npy"
+def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
+    variant = rules + ("-empty-capture" if empty_capture else "")
+    return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{_version_key()}.npy"
 
 
-def build(pits: int, stones: int, rules: str = "classic", progress=None) -> EndgameTable:
+def build(
+    pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
+) -> EndgameTable:
     """Build the table by retrograde analysis (see the module docstring)."""
     if rules != "classic":
         raise ValueError("endgame tables exist for the classic rules only")
@@ -237,7 +242,7 @@ def build(pits: int, stones: int, rules: str = "classic", progress=None) -> Endg
     offsets[1:] = np.cumsum(sizes)
     binom = binomials(stones + 2 * m + 2)
     table = np.full(int(offsets[-1]), UNKNOWN, dtype=np.int8)
-    params = make_params(m, rules, "store", 1)
+    params = make_params(m, rules, "store", 1, empty_capture)
     failures = 0
     for n in range(stones + 1):
         phi = np.empty(int(sizes[n]), dtype=np.int64)
@@ -250,12 +255,15 @@ def build(pits: int, stones: int, rules: str = "classic", progress=None) -> Endg
             progress(n, stones)
     if failures:
         raise RuntimeError("endgame build met an entry before its dependencies")
-    return EndgameTable(m, stones, rules, table, offsets, binom, time.perf_counter() - t0)
+    seconds = time.perf_counter() - t0
+    return EndgameTable(m, stones, rules, table, offsets, binom, seconds, None, empty_capture)
 
 
-def load_or_build(pits: int, stones: int, rules: str = "classic", progress=None) -> EndgameTable:
+def load_or_build(
+    pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
+) -> EndgameTable:
     """The table from the disk cache, or built now and saved there."""
-    path = cache_path(pits, stones, rules)
+    path = cache_path(pits, stones, rules, empty_capture)
     if path.exists():
         try:
             table = np.load(path, mmap_mode=None)
@@ -264,10 +272,12 @@ def load_or_build(pits: int, stones: int, rules: str = "classic", progress=None)
                 offsets = np.zeros(stones + 2, dtype=np.int64)
                 offsets[1:] = np.cumsum(sizes)
                 binom = binomials(stones + 2 * pits + 2)
-                return EndgameTable(pits, stones, rules, table, offsets, binom, 0.0, path)
+                return EndgameTable(
+                    pits, stones, rules, table, offsets, binom, 0.0, path, empty_capture
+                )
         except (OSError, ValueError):
             pass  # a damaged cache file is rebuilt below
-    built = build(pits, stones, rules, progress)
+    built = build(pits, stones, rules, progress, empty_capture)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npy")

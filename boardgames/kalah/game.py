@@ -42,6 +42,9 @@ class Kalah:
     rules: str = "classic"
     evaluation: str = "store"
     name: str = "kalah"
+    empty_capture: bool = False
+    """Classic rules variant of "Solving Kalah" (2000): a last stone in an own empty pit is
+    captured even when the opposite pit is empty. Off by default (RULES.md)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.pits, int) or not MIN_PITS <= self.pits <= MAX_PITS:
@@ -121,7 +124,7 @@ class Kalah:
         if not lo <= move < lo + m or s[move] == 0 or rules.is_over(s, m, mover, self.rules):
             raise GameError(f"illegal move {move} for {PLAYER_NAMES[mover]}")
         if self.rules == rules.CLASSIC:
-            again, _ = rules.classic_move(s, m, mover, move)
+            again, _ = rules.classic_move(s, m, mover, move, self.empty_capture)
         else:
             rules.etudes_move(s, m, mover, move)
             again = False

@@ -6,9 +6,11 @@ Written from RULES.md 1-2 and checked move by move against the Python rules
 numbering, then the side to move). The search keeps a stack ``states[ply]`` of such rows;
 :func:`apply_move` writes the child into ``states[ply + 1]`` (copy-make, no unmake).
 
-``params`` (int64 array, see :func:`make_params`): ``[m, rules, evaluation, total]`` with
-rules 0 = classic, 1 = etudes; evaluation 0 = store, 1 = rechenberg, 2 = tseitin; total =
-the stones on the board (conserved by every move).
+``params`` (int64 array, see :func:`make_params`): ``[m, rules, evaluation, total,
+empty_capture]`` with rules 0 = classic, 1 = etudes; evaluation 0 = store, 1 = rechenberg,
+2 = tseitin; total = the stones on the board (conserved by every move); empty_capture 1 for
+the classic variant where a last stone in an own empty pit is captured even when the pit
+opposite is empty (game.py).
 
 Etudes relays: rules.py remembers the boards of a relay chain and stops on a repeat, and
 shows that a repeat cannot happen (every relayed sowing passes the mover's store, which
@@ -29,9 +31,14 @@ RULE_CODES = {"classic": CLASSIC, "etudes": ETUDES}
 EVAL_CODES = {"store": 0, "rechenberg": 1, "tseitin": 2}
 
 
-def make_params(pits: int, rules: str, evaluation: str, total: int) -> np.ndarray:
+def make_params(
+    pits: int, rules: str, evaluation: str, total: int, empty_capture: bool = False
+) -> np.ndarray:
     """The ``params`` array the kernels read."""
-    return np.array([pits, RULE_CODES[rules], EVAL_CODES[evaluation], total], dtype=np.int64)
+    return np.array(
+        [pits, RULE_CODES[rules], EVAL_CODES[evaluation], total, int(empty_capture)],
+        dtype=np.int64,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +170,7 @@ def apply_move(states, ply, move, params):
             own_pit = last < m if mover == 0 else (m < last < 2 * m + 1)
             if own_pit:
                 facing = 2 * m - last
-                if states[c, facing] > 0:
+                if states[c, facing] > 0 or params[4] != 0:
                     states[c, store] += states[c, facing] + 1
                     states[c, facing] = 0
                     states[c, last] = 0
@@ -328,6 +335,7 @@ def kernel_spec(game: Kalah) -> KernelSpec:
     m = game.pits
 
     def params(state: np.ndarray) -> np.ndarray:
-        return make_params(m, game.rules, game.evaluation, int(state[: 2 * m + 2].sum()))
+        total = int(state[: 2 * m + 2].sum())
+        return make_params(m, game.rules, game.evaluation, total, game.empty_capture)
 
     return KernelSpec(kernels(), params, 2 * m + 3, m, MAX_STONES)

@@ -111,14 +111,21 @@ def _sweep(board: list[int], m: int, player: int) -> None:
         board[i] = 0
 
 
-def classic_move(board: list[int], m: int, mover: int, pit: int) -> tuple[bool, bool]:
-    """One classic sowing in place; returns (extra turn, game over)."""
+def classic_move(
+    board: list[int], m: int, mover: int, pit: int, empty_capture: bool = False
+) -> tuple[bool, bool]:
+    """One classic sowing in place; returns (extra turn, game over).
+
+    ``empty_capture`` is the variant of Irving, Donkers and Uiterwijk ("Solving Kalah",
+    2000): a last stone in an own empty pit is captured even when the opposite pit is
+    empty (it goes to the store alone).
+    """
     last, _ = sow(board, m, pit, mover)
     store = store_index(m, mover)
     again = last == store
     if not again and owner(m, last) == mover and board[last] == 1:
         facing = opposite(m, last)
-        if board[facing] > 0:
+        if board[facing] > 0 or empty_capture:
             board[store] += board[facing] + 1
             board[facing] = 0
             board[last] = 0

@@ -31,15 +31,15 @@ def auto_stones(pits: int, total: int) -> int:
     return k
 
 
-def load_table(console, pits: int, stones: int, quiet: bool):
+def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool = False):
     """Load the endgame table from the cache or build it, with a progress line."""
     from boardgames.kalah import endgame
 
     if stones <= 0:
         return None
-    path = endgame.cache_path(pits, stones, "classic")
+    path = endgame.cache_path(pits, stones, "classic", empty_capture)
     if path.exists() or quiet:
-        return endgame.load_or_build(pits, stones)
+        return endgame.load_or_build(pits, stones, empty_capture=empty_capture)
     entries = endgame.table_entries(pits, stones)
     with console.status(
         f"Building endgame tables: up to {stones} stones, {entries:,} positions…"
@@ -48,7 +48,7 @@ def load_table(console, pits: int, stones: int, quiet: bool):
         def progress(n: int, top: int) -> None:
             st.update(f"Building endgame tables: level {n} of {top} ({entries:,} positions)…")
 
-        table = endgame.load_or_build(pits, stones, progress=progress)
+        table = endgame.load_or_build(pits, stones, progress=progress, empty_capture=empty_capture)
     console.print(
         f"Endgame tables: up to {stones} stones, {entries:,} positions "
         f"({table.nbytes / 2**20:.1f} MiB), built in {table.build_seconds:.1f} s, "
@@ -106,6 +106,12 @@ def _table_stones(spec: str, pits: int, total: int, rules: str) -> int:
     help="Transposition table size in MiB.",
 )
 @_endgame_option
+@click.option(
+    "--empty-capture",
+    is_flag=True,
+    help="Classic-rules variant of 'Solving Kalah' (Irving et al. 2000): a last stone in an "
+    "own empty pit is captured even when the pit opposite is empty.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def solve(
     pits: int,
@@ -115,6 +121,7 @@ def solve(
     to_move: str,
     hash_mb: float,
     endgame_spec: str,
+    empty_capture: bool,
     as_json: bool,
 ) -> None:
     """Exact value of a position under perfect play by both sides.
@@ -128,14 +135,16 @@ def solve(
     from boardgames.kalah.solver import Solver, solve_in_thread
 
     side = 0 if to_move.lower() == "a" else 1
+    if empty_capture and rules != "classic":
+        raise click.UsageError("--empty-capture is a variant of the classic rules")
     try:
         if board is not None:
             holes = parse_board(board)
             pits = (len(holes) - 2) // 2
-            game = Kalah(pits, 1, rules)
+            game = Kalah(pits, 1, rules, empty_capture=empty_capture)
             state = game.make_state(holes, side)
         else:
-            game = Kalah(pits, seeds, rules)
+            game = Kalah(pits, seeds, rules, empty_capture=empty_capture)
             state = game.initial_state()
             state[-1] = side
     except GameError as e:
@@ -143,8 +152,8 @@ def solve(
     total = int(state[: 2 * pits + 2].sum())
     console = make_console(stderr=as_json)
     stones = _table_stones(endgame_spec, pits, total, rules)
-    table = load_table(console, pits, stones, quiet=as_json)
-    solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table)
+    table = load_table(console, pits, stones, as_json, empty_capture)
+    solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture)
     with console.status("Loading the solver (compiled once, then cached)…"):
         jit_seconds = solver.warm_up()
     what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
@@ -173,6 +182,7 @@ def solve(
         "pits": pits,
         "seeds": seeds if board is None else None,
         "rules": rules,
+        "empty_capture": empty_capture,
         "to_move": PLAYER_NAMES[side],
         "value": result.value,
         "best": result.best,

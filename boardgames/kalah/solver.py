@@ -286,11 +286,15 @@ class Solver:
         hash_mb: float = 64,
         endgame: EndgameTable | None = None,
         seed: int = 20001,
+        empty_capture: bool = False,
     ) -> None:
-        if endgame is not None and (endgame.pits != pits or rules != "classic"):
-            raise ValueError("the endgame table must match the board and the classic rules")
+        if endgame is not None and (
+            endgame.pits != pits or rules != "classic" or endgame.empty_capture != empty_capture
+        ):
+            raise ValueError("the endgame table must match the board and the rules")
         self.pits = pits
         self.rules = rules
+        self.empty_capture = empty_capture
         entries = max(4, int(hash_mb * 2**20) // ENTRY_BYTES)
         size = 1 << (entries.bit_length() - 1)  # a power of two within the budget
         self.tt = np.zeros((size, 3), dtype=np.int64)
@@ -321,7 +325,7 @@ class Solver:
         Kernel code depends on the argument types only, so a one-pit board will do.
         """
         t0 = time.perf_counter()
-        tiny = Solver(1, self.rules, hash_mb=0.001)
+        tiny = Solver(1, self.rules, hash_mb=0.001, empty_capture=self.empty_capture)
         tiny._g(np.array([1, 0, 1, 0, 0], dtype=np.int64), -1, 1)
         return time.perf_counter() - t0
 
@@ -334,7 +338,8 @@ class Solver:
 
     def _params(self, state: np.ndarray) -> np.ndarray:
         m = self.pits
-        return make_params(m, self.rules, "store", int(state[: 2 * m + 2].sum()))
+        total = int(state[: 2 * m + 2].sum())
+        return make_params(m, self.rules, "store", total, self.empty_capture)
 
     def _g(self, state: np.ndarray, alpha: int, beta: int) -> int:
         self.states[0] = state

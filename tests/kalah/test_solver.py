@@ -188,3 +188,25 @@ def test_review_bad_file(tmp_path) -> None:
     path.write_text("Pits : 3\nSeeds : 3\n1) A: 9\n")
     result = run(["kalah", "review", str(path)])
     assert result.exit_code == 2 and "line 3" in result.output
+
+
+def test_empty_capture_variant_equals_exhaustive_search() -> None:
+    """The variant of "Solving Kalah": Python rules, kernel rules and tables agree."""
+    rng = np.random.default_rng(5)
+    table = endgame.build(3, 7, empty_capture=True)
+    for pits, seeds in [(2, 2), (3, 2), (2, 3), (3, 3)]:
+        game = Kalah(pits, seeds, empty_capture=True)
+        state = game.initial_state()
+        assert Solver(pits, empty_capture=True).solve(state).value == exhaustive(game, state)
+    game = Kalah(3, 1, empty_capture=True)
+    solver = Solver(3, empty_capture=True, endgame=table)
+    for _ in range(40):
+        state = random_position(rng, 3, int(rng.integers(1, 12)), "classic")
+        assert solver.value(state) == exhaustive(game, state), state
+    # the variant differs from the default rules: a last stone in an empty own pit
+    # facing an empty pit goes to the store
+    plain, variant = Kalah(2, 1), Kalah(2, 1, empty_capture=True)
+    s = plain.make_state([1, 0, 0, 0, 2, 0], 0)
+    assert plain.play(s, 0)[0].tolist()[:6] == [0, 1, 0, 0, 2, 0]
+    # captured alone; A's side is then empty, so B's stones are swept to B's store
+    assert variant.play(s, 0)[0].tolist()[:6] == [0, 0, 1, 0, 0, 2]
