@@ -63,7 +63,7 @@ def describe_score(score: int) -> str:
     margin = -(-rest // MARGIN_UNIT)  # ceil: the ply count was subtracted
     plies = margin * MARGIN_UNIT - rest
     word = "win" if score > 0 else "loss"
-    return f"{word} by {margin} in {plies} plies"
+    return f"{word} by {margin} in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 def score_margin(score: int) -> int | None:

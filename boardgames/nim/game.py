@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,18 +41,20 @@ def check_limits(max_rows: int, max_chips: int) -> None:
         raise GameError(f"--max-chips must be between 1 and {HARD_MAX_CHIPS}, got {max_chips}")
 
 
+def _is_int(word: str) -> bool:
+    """A whole number in ASCII digits, maybe negative (``str.isdigit`` also accepts '²')."""
+    return re.fullmatch(r"-?[0-9]+", word) is not None
+
+
 def parse_rows(text: str | list[str] | tuple[str, ...]) -> tuple[int, ...]:
     """Row counts from text such as ``"3 4 5"`` (or already split words)."""
     words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     if not words:
         raise GameError("give the rows as chip counts, for example: 3 4 5")
-    try:
-        return tuple(int(w) for w in words)
-    except ValueError:
-        bad = next(w for w in words if not w.lstrip("-").isdigit())
-        raise GameError(
-            f"'{bad}' is not a number of chips; give whole numbers such as 3 4 5"
-        ) from None
+    bad = next((w for w in words if not _is_int(w)), None)
+    if bad is not None:
+        raise GameError(f"'{bad}' is not a number of chips; give whole numbers such as 3 4 5")
+    return tuple(int(w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ class Nim:
         """Parse ``ROW COUNT`` (row 1-based): take COUNT chips from ROW."""
         words = text.replace(",", " ").split()
         n = len(state) - 1
-        if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
+        if len(words) != 2 or not all(_is_int(w) for w in words):
             raise GameError(
                 "type a row and a count ('2 3' takes 3 chips from row 2), or hint, undo, new, quit"
             )

@@ -155,6 +155,7 @@ def test_faster_win_scores_higher_and_margin_first() -> None:
         is_terminal_score(s) and score_margin(s) == 4 and describe_score(s) == "win by 4 in 7 plies"
     )
     assert describe_score(-terminal_score(2, 5)) == "loss by 2 in 5 plies"
+    assert describe_score(terminal_score(1, 1)) == "win by 1 in 1 ply"
     assert not is_terminal_score(HEURISTIC_LIMIT - 1) and abs(terminal_score(500, 0)) < INFINITY
 
 

@@ -52,6 +52,7 @@ def test_analyse_safe_and_misere_positions() -> None:
 def test_analyse_bad_input_is_one_clear_line() -> None:
     for args, message in [
         (["3", "x"], "'x' is not a number of chips"),
+        (["3", "²"], "'²' is not a number of chips"),
         (["3", "21"], "row 2 has 21 chips; a row holds 0 to 20"),
         (["1"] * 15, "15 rows given; at most 14"),
         (["--", "3", "-1"], "row 2 has -1 chips"),

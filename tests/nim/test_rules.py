@@ -142,6 +142,7 @@ def test_raised_limits_allow_bigger_layouts() -> None:
         ("two three", "type a row and a count"),
         ("2", "type a row and a count"),
         ("1 2 3", "type a row and a count"),
+        ("2 ²", "type a row and a count"),
     ],
 )
 def test_bad_moves_are_explained(text: str, message: str) -> None:
