@@ -77,7 +77,7 @@ class Interrupted(Exception):
         self.total = total
 
 
-def load_kernels(method: str, workers: int | None = None) -> tuple[object, int]:
+def load_kernels(method: str, workers: int | None = None) -> tuple[Any, int]:
     """Import (and if needed compile) the kernels for a jitted method; return the module and
     the number of threads it will use. Compiling happens here, not inside the timing."""
     from boardgames.queens import kernels
@@ -128,9 +128,10 @@ def _run_batches(
 
 
 def _count_total(
-    n: int, method: str, workers: int | None, progress: Progress | None
-) -> tuple[int, int | None, int, int]:
-    """(total, classes or None, subtasks, workers used) for the all-solutions count."""
+    n: int, method: str, kernels: Any, used: int, progress: Progress | None
+) -> tuple[int, int | None, int]:
+    """(total, classes or None, subtasks) for the all-solutions count; ``kernels`` is the
+    loaded kernel module for a jitted method (None otherwise), ``used`` its threads."""
     if method in PURE_METHODS:
         counter, mirror, _ = PURE_METHODS[method]
         tasks = subtasks(n, PURE_DEPTH, mirror)
@@ -143,21 +144,19 @@ def _count_total(
                     progress(done, len(tasks))
         except KeyboardInterrupt:
             raise Interrupted(done, len(tasks)) from None
-        return total, None, len(tasks), 1
+        return total, None, len(tasks)
 
-    kernels: Any
-    kernels, used = load_kernels(method, workers)
     parallel = method in PARALLEL_METHODS
     if method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
         tasks = kernels.symmetry_tasks(n)
         kernel = kernels.count_symmetry_tasks_parallel if parallel else kernels.count_symmetry_tasks
         out = _run_batches(kernel, n, (tasks,), used, progress)
-        return int(out[:, 0].sum()), int(out[:, 1].sum()), len(tasks), used
+        return int(out[:, 0].sum()), int(out[:, 1].sum()), len(tasks)
     subs = subtasks(n, JIT_DEPTH, True)
     (cols, ld, rd), weights = kernels.task_arrays(n, subs)
     kernel = kernels.count_tasks_parallel if parallel else kernels.count_tasks
     counts = _run_batches(kernel, n, (cols, ld, rd), used, progress)
-    return int((counts * weights).sum()), None, len(subs), used
+    return int((counts * weights).sum()), None, len(subs)
 
 
 def run_count(
@@ -178,8 +177,7 @@ def run_count(
     check_n(n)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}")
-    if method in JIT_METHODS:
-        load_kernels(method, workers)
+    kernels, used = load_kernels(method, workers) if method in JIT_METHODS else (None, 1)
     t0 = time.perf_counter()
     if fundamental and method == "naive":
         try:
@@ -189,16 +187,14 @@ def run_count(
         except KeyboardInterrupt:
             raise Interrupted(0, 1) from None
         return CountResult(n, method, True, count, time.perf_counter() - t0, 1, 1)
-    total, classes, ntasks, used = _count_total(n, method, workers, progress)
+    total, classes, ntasks = _count_total(n, method, kernels, used, progress)
     extra: dict[str, int] = {}
     count = total
     if fundamental and classes is not None:
         count = classes
         extra = {"total": total}
     elif fundamental:
-        if method in JIT_METHODS:
-            from boardgames.queens import kernels
-
+        if kernels is not None:
             fixed180 = int(kernels.count_fixed_by_rotation(n, False))
             fixed90 = int(kernels.count_fixed_by_rotation(n, True))
         else:
