@@ -103,6 +103,7 @@ def compare_command(
     command checks that (and that minimax and alphabeta choose the same move on both
     engines) and says so loudly, with exit status 1, if not. Example:
 
+    \b
         boardgames compare kalah --seeds 4 --depth 6 --positions 5 --engine numba
     """
     try:

@@ -207,7 +207,7 @@ def _run_all(tasks: list[MatchTask], jobs: int, progress: Progress) -> list[Game
                    "unit, tt).")  # fmt: skip
 @click.option("--b", "spec_b", default=CLASSIC_PROGRAM, show_default=True,
               help="Player b (default: the classic program).")  # fmt: skip
-@click.option("--games", default=20, show_default=True, help="Games (pairs with sides swapped).")
+@click.option("--games", default=20, show_default=True, help="Games, in pairs, sides swapped.")
 @click.option("--random-opening", "opening_plies", default=4, show_default=True,
               help="Random sowings played before the programs take over.")  # fmt: skip
 @click.option("--seed", default=1, show_default=True, help="Seed of the random openings.")
@@ -236,6 +236,7 @@ def match(
     table gives a's wins, draws and losses, the average final margin (a minus b) and a's
     score (win 1, draw 1/2) with a 95% confidence interval. Example:
 
+    \b
         boardgames kalah match --a depth=5,eval=tseitin --b depth=5,eval=rechenberg
     """
     try:
