@@ -150,7 +150,7 @@ def main() -> None:
     # 4. first program move in a fresh process: cold cache, then warm
     with tempfile.TemporaryDirectory() as cache:
         cold = first_move(cache)
-        warm = [first_move(cache) for _ in range(3)]
+        warm = [first_move(cache) for _ in range(5)]
     warm_total = statistics.median(s + m for s, m, _ in warm)
     report["first_move"] = {
         "cold_setup_seconds": cold[0], "cold_move_seconds": cold[1],

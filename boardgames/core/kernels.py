@@ -580,11 +580,14 @@ class Workspace:
         self.stats[2] = node_limit if node_limit is not None else np.iinfo(np.int64).max
         self.pv[:, PV_LENGTH] = 0
 
-    def clear_heuristics(self) -> None:
-        """Forget killers, history and table (searches then do not depend on earlier ones)."""
+    def clear_heuristics(self, table: bool = True) -> None:
+        """Forget killers, history and (with ``table``) the table, so that a search does not
+        depend on earlier ones. Clearing a large table takes milliseconds: searches that
+        do not use it skip that."""
         self.heur[: 2 * (MAX_PLY + 2)] = -1
         self.heur[2 * (MAX_PLY + 2) :] = 0
-        self.tt.clear()
+        if table:
+            self.tt.clear()
 
     def principal_variation(self) -> list[int]:
         return [int(x) for x in self.pv[0, : self.pv[0, PV_LENGTH]]]

@@ -145,7 +145,7 @@ class NumbaSearcher:
         """Run ``strategy`` to ``depth`` (None: to the end of the game)."""
         K = self.K
         if fresh:
-            self.ws.clear_heuristics()
+            self.ws.clear_heuristics(table=strategy in ("tt", "id", "pvs", "mtdf"))
         d = K.DEPTH_INF if depth is None else depth
         kw = {"again_is_ply": again_is_ply}
         if strategy in ("minimax", "alphabeta"):
