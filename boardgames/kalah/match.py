@@ -290,20 +290,19 @@ def match(
         return
     out = make_console()
     table = Table(
-        title=f"Kalah {pits}x{seeds} {rules}: {games} games, random openings of "
-        f"{opening_plies} sowings (seed {seed}), sides alternated"
+        title=f"Kalah {pits}x{seeds} {rules}: {games} games, sides alternated, "
+        f"random openings of {opening_plies} sowings (seed {seed})",
+        caption=f"a: {desc_a}\nb: {desc_b}",
     )
     table.add_column("player")
-    table.add_column("settings")
     for col in ("W", "D", "L", "avg margin", "score", "95% interval", "s/move avg", "s/move max"):
         table.add_column(col, justify="right")
-    for name, desc, times, sign in (("a", desc_a, a_times, 1), ("b", desc_b, b_times, -1)):
+    for name, times, sign in (("a", a_times, 1), ("b", b_times, -1)):
         w, lo = (summary.wins, summary.losses) if sign > 0 else (summary.losses, summary.wins)
         score = summary.score if sign > 0 else 1 - summary.score
         ci = summary.ci95 if sign > 0 else (1 - summary.ci95[1], 1 - summary.ci95[0])
         table.add_row(
             name,
-            desc,
             str(w),
             str(summary.draws),
             str(lo),
