@@ -18,6 +18,7 @@ import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -28,13 +29,18 @@ from boardgames.core.protocol import GameError
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.rules import RULE_SETS
 
+if TYPE_CHECKING:
+    from boardgames.kalah.engine import EngineConfig, KalahEngine
+
 SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt")
 CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta"
 DEFAULT_PROGRAM = ""
 
 
-def parse_spec(text: str):  # -> EngineConfig (engine imported lazily: it loads numba)
-    """An :class:`EngineConfig` from ``key=value,...``; GameError with the allowed keys."""
+def parse_spec(text: str) -> EngineConfig:
+    """An :class:`EngineConfig` from ``key=value,...``; GameError with the allowed keys.
+
+    (engine.py is imported here, not at the top: the engine's searcher loads numba.)"""
     from boardgames.kalah.engine import EngineConfig
 
     values: dict[str, object] = {}
@@ -105,10 +111,11 @@ def opening(game: Kalah, plies: int, seed: int) -> list[int]:
     return moves
 
 
-_ENGINES: dict = {}
+_ENGINES: dict[tuple[Kalah, str], KalahEngine] = {}
+"""Engines of this process, by game and spec (each worker builds its own)."""
 
 
-def _engine(game: Kalah, spec: str):
+def _engine(game: Kalah, spec: str) -> KalahEngine:
     from boardgames.kalah.engine import KalahEngine
 
     key = (game, spec)
