@@ -319,6 +319,21 @@ class Solver:
     def table_bytes(self) -> int:
         return int(self.tt.nbytes)
 
+    def estimate(self, state: np.ndarray, seconds: float = 0.3) -> int:
+        """A first guess of the final margin (MTD(f) needs fewer passes the closer it is):
+        the engine's depth-limited search with the store evaluation for ``seconds``."""
+        from boardgames.core.protocol import score_margin
+        from boardgames.kalah.engine import EngineConfig, KalahEngine
+        from boardgames.kalah.game import Kalah
+
+        if self.is_over(state):
+            return self.store_difference(state)
+        game = Kalah(self.pits, 1, self.rules, empty_capture=self.empty_capture)
+        config = EngineConfig(time=seconds, evaluation="store")
+        value = KalahEngine(game, config).search(state).value
+        margin = score_margin(value)
+        return value if margin is None else margin
+
     def warm_up(self) -> float:
         """Compile (or load from numba's cache) the search kernel; the seconds it took.
 
@@ -426,7 +441,9 @@ class Solver:
             if report is not None:
                 report(lower + sd, upper + sd)
 
-        g = self.gain(state, 0 if guess is None else guess - sd, note)
+        if guess is None:
+            guess = self.estimate(state)
+        g = self.gain(state, guess - sd, note)
         best = self.best_line(state, g)
         return SolveResult(
             g + sd,

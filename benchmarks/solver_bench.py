@@ -1,0 +1,176 @@
+"""Kalah solver benchmark: endgame-table builds and exact values of small boards.
+
+    python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
+
+For each board (pits x seeds) it solves the start position, A to move, under the default
+rules and under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
+Kalah" (ICGA Journal 2000), and prints value, best move, positions and seconds next to
+the published value where one is known. Boards whose solve runs past --budget seconds
+are reported as not reached. Small boards (at most --check stones) are checked against
+the plain exhaustive reference search (core/search.py) as well. Endgame tables of each
+size in --tables are built once, timed and sized (6 pits).
+
+Writes benchmarks/results/solver_bench.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import threading
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from boardgames.core.protocol import score_margin
+from boardgames.core.search import alphabeta_tt
+from boardgames.kalah import endgame
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.solve_cli import auto_stones
+from boardgames.kalah.solver import SearchStopped, Solver
+
+PUBLISHED_EMPTY_CAPTURE = {
+    (6, 4): 10,  # Irving, Donkers, Uiterwijk 2000 (also Rawlings 2015)
+    (6, 5): 12,  # Irving, Donkers, Uiterwijk 2000 (also Rawlings 2015)
+    (6, 6): 2,  # Rawlings 2015 (106 CPU days; out of reach here)
+}
+
+
+def solve_board(pits: int, seeds: int, empty_capture: bool, budget: float) -> dict:
+    game = Kalah(pits, seeds, empty_capture=empty_capture)
+    state = game.initial_state()
+    k = auto_stones(pits, game.total_stones)
+    t0 = time.perf_counter()
+    table = endgame.load_or_build(pits, k, empty_capture=empty_capture) if k > 0 else None
+    table_seconds = time.perf_counter() - t0
+    solver = Solver(pits, hash_mb=512, endgame=table, empty_capture=empty_capture)
+    jit = solver.warm_up()
+    timer = threading.Timer(budget, solver.stop)
+    timer.start()
+    try:
+        r = solver.solve(state)
+    except SearchStopped:
+        return {
+            "pits": pits,
+            "seeds": seeds,
+            "empty_capture": empty_capture,
+            "reached": False,
+            "budget": budget,
+            "endgame_stones": k,
+        }
+    finally:
+        timer.cancel()
+    return {
+        "pits": pits,
+        "seeds": seeds,
+        "empty_capture": empty_capture,
+        "reached": True,
+        "value": r.value,
+        "best": r.best,
+        "nodes": r.nodes,
+        "seconds": r.seconds,
+        "endgame_stones": k,
+        "endgame_seconds": table_seconds,
+        "jit_seconds": jit,
+        "published": PUBLISHED_EMPTY_CAPTURE.get((pits, seeds)) if empty_capture else None,
+    }
+
+
+def reference(pits: int, seeds: int, empty_capture: bool) -> int:
+    game = Kalah(pits, seeds, empty_capture=empty_capture)
+    value = alphabeta_tt(game, game.initial_state(), None).value
+    return score_margin(value) or 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--boards",
+        default="1x1,2x1,2x2,3x1,3x2,3x3,4x1,4x2,4x3,4x4,5x1,5x2,5x3,5x4,6x1,6x2,6x3,6x4",
+    )
+    parser.add_argument("--tables", default="10,12,14")
+    parser.add_argument("--budget", type=float, default=600.0)
+    parser.add_argument("--check", type=int, default=12, help="stones for the reference check")
+    args = parser.parse_args()
+    console = Console()
+    tables = []
+    for k in [int(x) for x in args.tables.split(",") if x]:
+        t = endgame.build(6, k)
+        tables.append(
+            {
+                "pits": 6,
+                "stones": k,
+                "entries": int(t.table.shape[0]),
+                "bytes": t.nbytes,
+                "seconds": t.build_seconds,
+            }
+        )
+        console.print(f"table 6 pits <= {k} stones: {t.nbytes:,} bytes in {t.build_seconds:.1f} s")
+    rows = []
+    for spec in args.boards.split(","):
+        pits, seeds = (int(x) for x in spec.split("x"))
+        for ec in (False, True):
+            row = solve_board(pits, seeds, ec, args.budget)
+            if row["reached"] and 2 * pits * seeds <= args.check:
+                row["reference"] = reference(pits, seeds, ec)
+            rows.append(row)
+            console.print(row)
+    table = Table(title="Kalah start positions, A to move: final margin under perfect play")
+    for col in [
+        "board",
+        "rules",
+        "value",
+        "best",
+        "published",
+        "reference",
+        "positions",
+        "seconds",
+        "tables",
+    ]:
+        table.add_column(col, justify="right")
+    for r in rows:
+        rules = "empty capture" if r["empty_capture"] else "default"
+        if not r["reached"]:
+            table.add_row(
+                f"{r['pits']}x{r['seeds']}",
+                rules,
+                f"> {r['budget']:.0f} s",
+                "",
+                "",
+                "",
+                "",
+                "",
+                str(r["endgame_stones"]),
+            )
+            continue
+        table.add_row(
+            f"{r['pits']}x{r['seeds']}",
+            rules,
+            f"{r['value']:+d}",
+            " ".join(map(str, r["best"])),
+            "" if r.get("published") is None else f"{r['published']:+d}",
+            "" if "reference" not in r else f"{r['reference']:+d}",
+            f"{r['nodes']:,}",
+            f"{r['seconds']:.2f}",
+            str(r["endgame_stones"]),
+        )
+    console.print(table)
+    out = Path(__file__).parent / "results" / "solver_bench.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(
+        json.dumps(
+            {
+                "machine": platform.processor() or platform.machine(),
+                "tables": tables,
+                "boards": rows,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
