@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
-from boardgames.core import compare as core_compare
 from boardgames.core.search import alphabeta
+from boardgames.core.strategies import NumbaSearcher
 from boardgames.kalah.game import Kalah
 
 SMALL = ["compare", "kalah", "--pits", "3", "--seeds", "2", "--depth", "3"]
@@ -78,15 +78,15 @@ def test_bad_board_is_a_usage_error() -> None:
 
 
 def test_disagreement_is_loud(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = core_compare.run_strategy
+    real = NumbaSearcher.run
 
-    def lying(name, *args, **kwargs):
-        result = real(name, *args, **kwargs)
-        if name == "pvs":
+    def lying(self, strategy, *args, **kwargs):
+        result = real(self, strategy, *args, **kwargs)
+        if strategy == "pvs":
             result.value += 1
         return result
 
-    monkeypatch.setattr(core_compare, "run_strategy", lying)
+    monkeypatch.setattr(NumbaSearcher, "run", lying)
     result = run("--strategies", "alphabeta,pvs")
     assert result.exit_code == 1
     assert "DISAGREEMENT" in result.output and "values differ" in result.output
