@@ -20,6 +20,7 @@ from rich.markup import escape
 from boardgames.cli import LazyGroup
 from boardgames.core.console import EndOfInput, ask, make_console, print_json
 from boardgames.core.protocol import GameError, State, describe_score, is_terminal_score
+from boardgames.kalah.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
     MAX_PITS,
@@ -29,7 +30,7 @@ from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
 )
-from boardgames.kalah.program import DEFAULT_DEPTH, choose_compound
+from boardgames.kalah.program import program_compound
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, read_record, replay
 from boardgames.kalah.rules import RULE_SETS
 
@@ -85,20 +86,44 @@ def _board_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def _search_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option(
+        "--ply",
+        "unit",
+        type=click.Choice(UNITS),
+        default="compound",
+        show_default=True,
+        help="What --depth counts: compound moves (RULES.md) or single sowings.",
+    )(f)
+    f = click.option(
         "--eval",
         "evaluation",
         type=click.Choice(EVALUATIONS),
-        default="store",
+        default="tseitin",
         show_default=True,
         help=EVAL_HELP,
     )(f)
+    f = click.option(
+        "--time",
+        "time_limit",
+        type=click.FloatRange(0.01, 3600),
+        default=None,
+        help=f"Seconds the program may think a move (iterative deepening); default "
+        f"{DEFAULT_TIME:g} s when --depth is not given either.",
+    )(f)
     return click.option(
         "--depth",
-        type=click.IntRange(1, 40),
-        default=DEFAULT_DEPTH,
-        show_default=True,
-        help="Program's search depth in compound moves (1-40).",
+        type=click.IntRange(1, 200),
+        default=None,
+        help="Program's search depth (see --ply); with --time too, whichever ends first.",
     )(f)
+
+
+def _engine_config(
+    depth: int | None, time_limit: float | None, evaluation: str, unit: str
+) -> EngineConfig:
+    try:
+        return EngineConfig(depth=depth, time=time_limit, evaluation=evaluation, unit=unit)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
 
 
 def _make_game(pits: int, seeds: int, rules: str, evaluation: str = "store") -> Kalah:
@@ -113,8 +138,8 @@ def _setup(pits: int, seeds: int) -> str:
     return f"{pits} pit{'s' * (pits != 1)} x {seeds} stone{'s' * (seeds != 1)}"
 
 
-def _player_text(kind: str, depth: int, evaluation: str) -> str:
-    return f"program (depth {depth}, eval {evaluation})" if kind == "program" else kind
+def _player_text(kind: str, program: EngineConfig) -> str:
+    return f"program ({program.describe()})" if kind == "program" else kind
 
 
 def _score_text(game: Kalah, state: State) -> tuple[str, str]:
@@ -166,8 +191,7 @@ class KalahPlay:
     game: Kalah
     kinds: tuple[str, str]
     first: int
-    depth: int
-    evaluation: str
+    program: EngineConfig
     record_path: Path
     step: bool
     pause: float
@@ -180,8 +204,8 @@ class KalahPlay:
 
     def __post_init__(self) -> None:
         players = (
-            _player_text(self.kinds[0], self.depth, self.evaluation),
-            _player_text(self.kinds[1], self.depth, self.evaluation),
+            _player_text(self.kinds[0], self.program),
+            _player_text(self.kinds[1], self.program),
         )
         self.record = Record(self.game, self.first, players)
         self.state = self.game.initial_state(self.first)
@@ -287,9 +311,7 @@ class KalahPlay:
     def program_turn(self, player: int) -> None:
         with self.console.status("Thinking…"):
             t0 = time.perf_counter()
-            pits, result = choose_compound(
-                self.game, self.state, self.depth, evaluation=self.evaluation
-            )
+            pits, result = program_compound(self.game, self.state, self.program)
             seconds = time.perf_counter() - t0
         value = describe_score(result.value)
         if is_terminal_score(result.value):
@@ -378,12 +400,10 @@ class KalahPlay:
 
     def hint(self) -> None:
         with self.console.status("Thinking…"):
-            pits, result = choose_compound(
-                self.game, self.state, self.depth, evaluation=self.evaluation
-            )
+            pits, result = program_compound(self.game, self.state, self.program)
         self.console.print(
             f"Hint: sow {' then '.join(map(str, pits))} "
-            f"(value {describe_score(result.value)} at depth {self.depth})."
+            f"(value {describe_score(result.value)} at depth {result.depth})."
         )
 
     def undo(self) -> None:
@@ -453,8 +473,10 @@ def play(
     player_a: str,
     player_b: str,
     first: str,
-    depth: int,
+    depth: int | None,
+    time_limit: float | None,
     evaluation: str,
+    unit: str,
     pits: int,
     seeds: int,
     rules: str,
@@ -467,6 +489,9 @@ def play(
     Type a pit number to sow it (you are asked again after an extra turn), `hint` for the
     program's advice, `undo` to take back your last sowing, `quit` to stop. The record is
     saved as the game goes, so Ctrl-C or end of input loses nothing.
+
+    The program is the numba engine: MTD(f) with iterative deepening for --time seconds a
+    move (default {DEFAULT_TIME} s), or to --depth.
     """
     game = _make_game(pits, seeds, rules, evaluation)
     session = KalahPlay(
@@ -474,8 +499,7 @@ def play(
         game,
         (player_a, player_b),
         0 if first.lower() == "a" else 1,
-        depth,
-        evaluation,
+        _engine_config(depth, time_limit, evaluation, unit),
         record_path,
         step,
         pause,
@@ -652,7 +676,14 @@ def parse_board(text: str) -> list[int]:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def analyse(
-    board: str, to_move: str, depth: int, evaluation: str, rules: str, as_json: bool
+    board: str,
+    to_move: str,
+    depth: int | None,
+    time_limit: float | None,
+    evaluation: str,
+    unit: str,
+    rules: str,
+    as_json: bool,
 ) -> None:
     """Best compound move in a position, its value and the principal variation.
 
@@ -683,10 +714,11 @@ def analyse(
         scores, result = _score_text(game, state)
         console.print(f"The game is over: {scores}: {result}.")
         return
+    config = _engine_config(depth, time_limit, evaluation, unit)
     console = make_console(stderr=as_json)
     t0 = time.perf_counter()
     with console.status("Thinking…"):
-        pits, result = choose_compound(game, state, depth, evaluation=evaluation)
+        pits, result = program_compound(game, state, config)
     seconds = time.perf_counter() - t0
     groups = _group_pv(game, state, result.pv)
     if as_json:
@@ -695,7 +727,8 @@ def analyse(
                 "board": holes,
                 "to_move": PLAYER_NAMES[player],
                 "over": False,
-                "depth": depth,
+                "depth": result.depth,
+                "unit": unit,
                 "eval": evaluation,
                 "rules": rules,
                 "best": list(pits),
@@ -703,6 +736,7 @@ def analyse(
                 "value_text": describe_score(result.value),
                 "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
                 "nodes": result.nodes,
+                "seconds": round(seconds, 3),
             }
         )
         return
@@ -712,7 +746,8 @@ def analyse(
     )
     console.print(
         f"Value {describe_score(result.value)} for {PLAYER_NAMES[player]} "
-        f"(depth {depth} compound moves, eval {evaluation})"
+        f"(depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
+        f"eval {evaluation}, {config.strategy})"
     )
     console.print(f"Principal variation: {_pv_text(groups)}")
     console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")

@@ -1,8 +1,13 @@
 """The computer player's seam: one place that decides how the program searches.
 
-For now it runs the pure-Python reference alpha-beta (core.search.alphabeta, Knuth and
-Moore's F2) with depth counted in compound moves (``again_is_ply=False``); a faster engine
-can replace :func:`choose_move` without changing its callers.
+:func:`program_compound` is what ``kalah play`` and ``kalah analyse`` use: the numba engine
+(:mod:`boardgames.kalah.engine`) under an :class:`~boardgames.kalah.engine.EngineConfig`
+(depth and/or seconds a move, evaluation, strategy, depth unit). Engines are kept per
+setup and configuration, so only the first move pays for loading the kernels.
+
+:func:`choose_move` / :func:`choose_compound` are the pure-Python reference program
+(core.search.alphabeta, Knuth and Moore's F2, depth in compound moves): the yardstick the
+engine is tested against, and the "classic program" of the matches.
 """
 
 from __future__ import annotations
@@ -11,11 +16,33 @@ import dataclasses
 
 from boardgames.core.protocol import SearchResult, State
 from boardgames.core.search import alphabeta
+from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
 
 DEFAULT_DEPTH = 6
-"""Search depth in compound moves; about a second a move or less on the 6 x 6 board
-(benchmarks/kalah_move_time.py)."""
+"""Depth (compound moves) of the pure-Python reference program."""
+
+_ENGINES: dict[tuple[Kalah, EngineConfig], KalahEngine] = {}
+
+
+def engine_for(game: Kalah, config: EngineConfig) -> KalahEngine:
+    """The engine for this setup and configuration, made once per process."""
+    key = (dataclasses.replace(game, evaluation=config.evaluation), config)
+    if key not in _ENGINES:
+        _ENGINES[key] = KalahEngine(game, config)
+    return _ENGINES[key]
+
+
+def program_compound(
+    game: Kalah, state: State, config: EngineConfig
+) -> tuple[tuple[int, ...], SearchResult]:
+    """The program's whole compound move and its search (value, PV, positions, depth)."""
+    answer = engine_for(game, config).best_move(state)
+    result = SearchResult(
+        answer.value, answer.move[0] if answer.move else None, list(answer.pv), answer.nodes,
+        answer.depth, config.strategy,
+    )  # fmt: skip
+    return answer.move, result
 
 
 def choose_move(
@@ -25,7 +52,7 @@ def choose_move(
     *,
     evaluation: str | None = None,
 ) -> SearchResult:
-    """The program's best first sowing in ``state``, its value, PV and node count.
+    """The reference program's best first sowing in ``state``, its value, PV and nodes.
 
     ``depth`` counts compound moves (None: to the end of the game); ``evaluation`` overrides
     the game's own evaluation function for this search.
@@ -42,7 +69,7 @@ def choose_compound(
     *,
     evaluation: str | None = None,
 ) -> tuple[tuple[int, ...], SearchResult]:
-    """The program's whole compound move and the search result at the root.
+    """The reference program's whole compound move and the search result at the root.
 
     The compound move is the principal variation's prefix up to where the turn passes or
     the game ends; should the PV stop early while the program still has the move, the

@@ -115,7 +115,7 @@ def test_program_against_program_no_step(tmp_path: Path) -> None:
     assert "B moves from" in result.output and "A moves from" in result.output
     assert "Game over." in result.output
     rec = read_record(record)
-    assert rec.first == 1 and rec.players[0] == "program (depth 2, eval store)"
+    assert rec.first == 1 and rec.players[0] == "program (depth 2, eval tseitin, mtdf)"
     _, final = replay(rec)
     assert Kalah().outcome(final) is not None
 
@@ -249,7 +249,7 @@ def test_ctrl_c_while_the_program_thinks_keeps_the_record(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kcli, "choose_compound", interrupted)
+    monkeypatch.setattr(kcli, "program_compound", interrupted)
     record = tmp_path / "g.klh"
     result = run(["play", "--record", str(record)], "0\n1\n")
     assert_clean(result)
@@ -302,12 +302,20 @@ def test_more_than_half_is_announced_once() -> None:
     from rich.console import Console
 
     from boardgames.kalah.cli import KalahPlay
+    from boardgames.kalah.engine import EngineConfig
 
     out = StringIO()
     console = Console(file=out, width=100, no_color=True)
     game = Kalah()
     session = KalahPlay(
-        console, game, ("human", "program"), 0, 1, "store", Path("unused.klh"), False, 0
+        console,
+        game,
+        ("human", "program"),
+        0,
+        EngineConfig(depth=1, evaluation="store"),
+        Path("unused.klh"),
+        False,
+        0,
     )
     session.state = game.make_state([1, 1, 1, 1, 1, 1, 30, 1, 1, 1, 1, 1, 1, 30], 1)
     session.announce()
