@@ -30,6 +30,8 @@ from boardgames.queens.solve import (
 )
 
 FORMATS = ("text", "board", "json", "csv")
+SLOW_ABOVE = {"naive": 12, "tables": 13, "bitmask": 14}
+"""Boards beyond which a pure-Python method takes more than about a minute."""
 QUEEN = "♛"
 
 
@@ -365,6 +367,12 @@ def compare_command(
     from boardgames.queens.counting import run_count
 
     err = make_console(stderr=True)
+    slow = [m for m in chosen if n > SLOW_ABOVE.get(m, MAX_COUNT_N)]
+    if slow:
+        err.print(
+            f"Note: {', '.join(slow)} at N = {n} may take minutes to hours (Ctrl-C stops); "
+            "--methods numba,parallel,symmetry,symmetry-parallel runs the fast ones only."
+        )
     jit_seconds = None
     if any(m in JIT_METHODS for m in chosen):
         import time

@@ -208,3 +208,15 @@ def test_help_lists_queens() -> None:
     assert "queens" in run("compare", "--help").stdout
     for sub in ("solve", "count"):
         assert run("queens", sub, "--help").exit_code == 0
+
+
+def test_compare_warns_before_slow_python_methods(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardgames.queens import counting
+
+    def fake(n: int, method: str, fundamental: bool = False, workers: object = None):
+        return counting.CountResult(n, method, fundamental, 73712, 1.0)
+
+    monkeypatch.setattr(counting, "run_count", fake)
+    r = run("compare", "queens", "-n", "13", "--methods", "naive,tables")
+    assert r.exit_code == 0
+    assert "Note: naive at N = 13 may take minutes" in r.stderr
