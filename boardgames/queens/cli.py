@@ -218,6 +218,14 @@ def _method_help() -> str:
     return "; ".join(f"{k}: {v}" for k, v in METHODS.items())
 
 
+def _check_workers(workers: int | None) -> None:
+    import os
+
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        raise click.UsageError(f"--workers {workers}: this machine has {cores} cores")
+
+
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
@@ -279,12 +287,7 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     method = _pick_method(method, n, workers)
     if workers is not None and not method.endswith("parallel"):
         raise click.UsageError("--workers applies to the parallel methods only")
-    if workers is not None:
-        import os
-
-        cores = os.cpu_count() or 1
-        if workers > cores:
-            raise click.UsageError(f"--workers {workers}: this machine has {cores} cores")
+    _check_workers(workers)
     err = make_console(stderr=True)
     show = err.is_terminal and not as_json and n >= (10 if method in ("naive", "tables") else 14)
     try:
@@ -323,9 +326,14 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     "--methods",
     default="naive,tables,bitmask,numba,parallel,symmetry,symmetry-parallel",
     show_default=True,
-    help="Comma-separated methods to run, slowest first is clearest.",
+    help="Comma-separated methods to run (speed-ups are against the first).",
 )
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Threads for parallel.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads for the parallel methods (default: every core).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @click.option(
     "--plot",
@@ -358,6 +366,7 @@ def compare_command(
         )
     if len(set(chosen)) != len(chosen):
         raise click.UsageError("each method may appear once in --methods")
+    _check_workers(workers)
     plot_path = plot
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise click.UsageError(f"--plot {plot_path}: the file name must end in .png")

@@ -183,6 +183,10 @@ def test_compare_bad_methods() -> None:
     assert r.exit_code == 2 and "unknown method quick; choose from naive" in r.output
     r = run("compare", "queens", "--methods", "tables,tables")
     assert r.exit_code == 2 and "once" in r.output
+    r = run("compare", "queens", "--workers", "999")
+    assert r.exit_code == 2 and "this machine has" in r.output
+    r = run("compare", "queens", "-n", "0")
+    assert r.exit_code == 2 and "N must be from 1 to 24" in r.output
 
 
 def test_compare_plot(tmp_path) -> None:
