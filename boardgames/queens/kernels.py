@@ -224,7 +224,8 @@ def count_prefix(n: int, prefix: Prefix) -> int:
 #
 # Every solution's class has 8, 4 or 2 members. Corner classes (a queen in a corner) have
 # 8 members, exactly two of them with a queen on square (row 0, col 0): a solution and its
-# transpose; the search keeps the one whose row-1 queen sits above the column-1 queen.
+# transpose; the search keeps the one whose row-1 queen's column is smaller than the
+# column-1 queen's row (0-based; they can never be equal).
 # Other classes: measure, for each of the four edge queens, its distance to the nearer
 # corner along its edge. Some member has the smallest of these distances, d, on the top
 # edge from the left; the search only visits such members: top queen at column d, no
