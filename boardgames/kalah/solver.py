@@ -43,7 +43,10 @@ from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params
 
 ENTRY_BYTES = 24
 MAX_PLY = 1024
-STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT = 0, 1, 2, 3, 4, 5
+STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT, ETC_CUTS = 0, 1, 2, 3, 4, 5, 6
+ETC_MARGIN = 4
+"""Enhanced transposition cut-offs are tried at nodes with more stones than the endgame
+tables hold plus this many (near the tables a plain search is as cheap)."""
 
 
 class SearchStopped(Exception):
@@ -70,6 +73,32 @@ BIAS = 1 << 14
 (hi + BIAS) << 16 | move + 1; nodes searched). One cache line holds most of a bucket."""
 
 
+@njit(cache=True, inline="always")
+def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
+    """What is known of ``g`` at ``states[c]`` without searching: (lower, upper)."""
+    unknown = 1 << 20
+    mover = states[c, 2 * m + 2]
+    own = m if mover == 0 else 2 * m + 1
+    opp = 2 * m + 1 if mover == 0 else m
+    r = result(states, c, params)
+    if r != NOT_OVER:
+        g = r - (states[c, own] - states[c, opp])
+        return g, g
+    n = 0
+    for i in range(m):
+        n += states[c, i] + states[c, m + 1 + i]
+    if n <= db_k:
+        g = np.int64(db[dbo[n] + rank_state(states, c, m, n, binom)])
+        return g, g
+    hk = np.int64(_key(states, c, m, params[1], zob))
+    bucket = np.int64(np.uint64(hk) & mask) * 2
+    for slot in (bucket, bucket + 1):
+        if tt[slot, T_KEY] == hk and tt[slot, T_WORK] > 0:
+            packed = tt[slot, T_DATA]
+            return max(-n, (packed >> 32) - BIAS), min(n, ((packed >> 16) & 0xFFFF) - BIAS)
+    return -unknown, unknown
+
+
 @njit(cache=True, nogil=True)
 def _search(
     states,
@@ -87,6 +116,7 @@ def _search(
     binom,
     db_k,
     stats,
+    etc,
 ):
     """Fail-soft alpha-beta on ``g`` of ``states[0]``; returns a bound or the value.
 
@@ -180,6 +210,24 @@ def _search(
                     j -= 1
                 moves[ply, j + 1] = mv
                 prio[ply, j + 1] = p
+            if etc and n > db_k + ETC_MARGIN:
+                # Enhanced transposition cut-off: a child already known (finished, in the
+                # endgame tables or bounded in the table) may refute this node unsearched.
+                b = min(beta, hi)
+                cut = -(1 << 30)
+                for i in range(count):
+                    again = apply_move(states, ply, moves[ply, i], params)
+                    c = ply + 1
+                    gain = (states[c, own] - states[c, opp]) - sd
+                    gc_lo, gc_hi = _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k)
+                    v = gain + gc_lo if again else gain - gc_hi
+                    if v >= b and v > cut:
+                        cut = v
+                if cut > -(1 << 30):
+                    stats[ETC_CUTS] += 1
+                    val = cut
+                    enter = False
+                    continue
             fh[ply] = hk
             fr[ply, F_A] = max(alpha, lo)
             fr[ply, F_B] = min(beta, hi)
@@ -303,7 +351,8 @@ class Solver:
         self.states = np.zeros((MAX_PLY, 2 * pits + 3), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY, pits), dtype=np.int64)
         self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
-        self.stats = np.zeros(6, dtype=np.int64)
+        self.stats = np.zeros(7, dtype=np.int64)
+        self.etc = True
         self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
         self.fh = np.zeros(MAX_PLY, dtype=np.int64)
         if endgame is None:
@@ -375,6 +424,7 @@ class Solver:
                 self.binom,
                 self.db_k,
                 self.stats,
+                self.etc,
             )
         )
 
