@@ -281,7 +281,7 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     first rows pre-placed); Ctrl-C stops cleanly. Times exclude loading the numba
     kernels (a one-off compile on first use, cached afterwards).
     """
-    from boardgames.queens.counting import Interrupted, run_count
+    from boardgames.queens.counting import JIT_METHODS, Interrupted, load_kernels, run_count
 
     _check(n, MAX_COUNT_N)
     method = _pick_method(method, n, workers)
@@ -289,7 +289,11 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
         raise click.UsageError("--workers applies to the parallel methods only")
     _check_workers(workers)
     err = make_console(stderr=True)
-    show = err.is_terminal and not as_json and n >= (10 if method in ("naive", "tables") else 14)
+    if method in JIT_METHODS:
+        with err.status("Loading the numba kernels (compiled on first use, then cached)..."):
+            load_kernels(method, workers)
+    slow_from = 14 if method in JIT_METHODS else 10
+    show = err.is_terminal and not as_json and n >= slow_from
     try:
         if show:
             with _progress_bar(err, f"N = {n}, {method}") as bar:
