@@ -185,6 +185,13 @@ def _describe(spec: str) -> str:
     return parse_spec(spec).describe()
 
 
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_all(tasks: list[MatchTask], jobs: int, progress: Progress) -> list[GameRecord]:
     task_id = progress.add_task("playing", total=len(tasks))
     records: list[GameRecord] = []
@@ -196,7 +203,7 @@ def _run_all(tasks: list[MatchTask], jobs: int, progress: Progress) -> list[Game
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(jobs)
+    pool = ctx.Pool(jobs, initializer=_ignore_interrupt)
     try:
         for record in pool.imap_unordered(play_game, tasks):
             records.append(record)
