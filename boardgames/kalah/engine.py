@@ -69,6 +69,11 @@ class EngineConfig:
             raise GameError(f"depth must be 1 to {MAX_DEPTH}, got {self.depth}")
         if self.time is not None and not 0 < self.time <= 3600:
             raise GameError(f"time must be more than 0 and at most 3600 seconds, got {self.time}")
+        if self.depth is None and self.strategy not in ITERATIVE:
+            raise GameError(
+                f"strategy {self.strategy!r} needs a depth (a time limit needs one of "
+                f"{', '.join(ITERATIVE)})"
+            )
         if self.time is not None and self.strategy not in ITERATIVE:
             raise GameError(
                 f"a time limit needs an iterative strategy ({', '.join(ITERATIVE)}), "

@@ -83,7 +83,8 @@ def test_engine_sees_the_end_of_the_game() -> None:
         ({"unit": "ply"}, "depth unit"),
         ({"depth": 0}, "depth must be"),
         ({"time": -1}, "time must be"),
-        ({"time": 1, "strategy": "alphabeta"}, "iterative strategy"),
+        ({"time": 1, "strategy": "alphabeta", "depth": 3}, "iterative strategy"),
+        ({"strategy": "alphabeta"}, "needs a depth"),
         ({"tt_mib": 0}, "table size"),
     ],
 )
