@@ -58,6 +58,7 @@ KALAH_CASES = [
     (Kalah(6, 6, "etudes", "store"), 3, False),
     (Kalah(5, 4, "etudes", "tseitin"), 3, False),
     (Kalah(4, 3, "etudes", "rechenberg"), 4, False),
+    (Kalah(5, 3, "classic", "tseitin", empty_capture=True), 3, False),
 ]
 
 

@@ -22,7 +22,7 @@ def _check_position(game: Kalah, state: np.ndarray) -> None:
     stack = np.zeros((3, len(state)), dtype=np.int64)
     stack[0] = state
     moves = np.zeros((3, m), dtype=np.int64)
-    params = kk.make_params(m, game.rules, "store", total)
+    params = kk.make_params(m, game.rules, "store", total, game.empty_capture)
     outcome = game.outcome(state)
     r = kk.result(stack, 0, params)
     assert (None if r == NOT_OVER else r) == outcome
@@ -73,6 +73,32 @@ def test_kernels_equal_python_rules_on_any_board(pits, data, rules, to_move) -> 
     if sum(board) == 0:
         board[0] = 1
     game = Kalah(pits, 4, rules)
+    _check_position(game, game.make_state(board, to_move))
+
+
+@pytest.mark.parametrize(("pits", "seeds"), [(6, 4), (4, 3), (3, 5)])
+def test_empty_capture_variant_equals_python_rules(pits: int, seeds: int) -> None:
+    """The 'empty capture' classic variant (a lone last stone is captured even when the
+    pit opposite is empty): kernels against game.py on random games."""
+    game = Kalah(pits, seeds, "classic", empty_capture=True)
+    rng = random.Random(pits * 7 + seeds)
+    for _ in range(10):
+        state = game.initial_state(rng.randrange(2))
+        while True:
+            _check_position(game, state)
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            state, _ = game.play(state, rng.choice(legal))
+
+
+@settings(max_examples=60, deadline=None)
+@given(pits=st.integers(1, 6), data=st.data(), to_move=st.integers(0, 1))
+def test_empty_capture_variant_on_any_board(pits, data, to_move) -> None:
+    board = data.draw(st.lists(st.integers(0, 15), min_size=2 * pits + 2, max_size=2 * pits + 2))
+    if sum(board) == 0:
+        board[0] = 1
+    game = Kalah(pits, 4, "classic", empty_capture=True)
     _check_position(game, game.make_state(board, to_move))
 
 
