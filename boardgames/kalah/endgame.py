@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from boardgames.core.kernels import NOT_OVER
+from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.kalah.kernels import apply_move, make_params, result
 
 UNKNOWN = -128
@@ -146,7 +146,7 @@ def _solve_position(r, n, m, params, binom, table, offsets, states, x):
     for pit in range(m):
         if states[0, pit] == 0:
             continue
-        again = apply_move(states, 0, pit, params)
+        again = apply_move(states, 0, pit, params) == AGAIN
         rr = result(states, 1, params)
         child_mover = states[1, side]
         if rr != NOT_OVER:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from boardgames.core.kernels import NOT_OVER
+from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.kalah.endgame import EndgameTable, rank_state
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
@@ -216,7 +216,7 @@ def _search(
                 b = min(beta, hi)
                 cut = -(1 << 30)
                 for i in range(count):
-                    again = apply_move(states, ply, moves[ply, i], params)
+                    again = apply_move(states, ply, moves[ply, i], params) == AGAIN
                     c = ply + 1
                     gain = (states[c, own] - states[c, opp]) - sd
                     gc_lo, gc_hi = _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k)
@@ -294,7 +294,7 @@ def _search(
                 continue
         # play the next child of the node at ply
         mv = moves[ply, fr[ply, F_I]]
-        again = apply_move(states, ply, mv, params)
+        again = apply_move(states, ply, mv, params) == AGAIN
         c = ply + 1
         gain = (states[c, fr[ply, F_OWN]] - states[c, fr[ply, F_OPP]]) - fr[ply, F_SD]
         fr[ply, F_GAIN] = gain
@@ -512,7 +512,7 @@ class Solver:
         m = self.pits
         buf = np.zeros((2, 2 * m + 3), dtype=np.int64)
         buf[0] = state
-        again = bool(apply_move(buf, 0, pit, self._params(state)))
+        again = apply_move(buf, 0, pit, self._params(state)) == AGAIN
         child = buf[1].copy()
         own, opp = (m, 2 * m + 1) if state[2 * m + 2] == 0 else (2 * m + 1, m)
         gain = int(child[own] - child[opp]) - int(state[own] - state[opp])
