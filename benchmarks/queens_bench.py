@@ -12,7 +12,9 @@ every method alike (medians over --repeats rounds are reported):
   halved by the mirror, one thread (its own clock, no process start-up), built with
   gcc -O3 and again with -O3 -march=native; ``c-best`` is the faster of the two (by wall
   time and by CPU time separately), the reference for every ratio (the moonshot takes
-  the faster of the two in each round);
+  the faster of the two in each round); ``c-lookahead`` is the same counter with the
+  numba kernel's dead-end test (a child whose next row is full is not entered), shown
+  for information;
 * ``numba``, ``parallel``, ``symmetry``, ``symmetry-parallel``: ``run_count`` as
   ``boardgames queens count`` runs it (JIT already loaded, not in the time);
 * next to the wall-clock time, the CPU time of the process (all threads): on a machine
@@ -56,8 +58,15 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-C_FLAGS = {"c-mirror": ["-O3"], "c-mirror-native": ["-O3", "-march=native"]}
-"""The C counter built twice; the faster build (median) is the reference for the ratios."""
+C_FLAGS = {
+    "c-mirror": ["-O3"],
+    "c-mirror-native": ["-O3", "-march=native"],
+    "c-lookahead": ["-O3", "-DLOOKAHEAD"],
+}
+"""The C counter's builds. The first two are the plain counter, and the faster of them
+(median) is the reference for the ratios; ``c-lookahead`` adds the numba kernel's
+dead-end test, for information."""
+PLAIN_C = ("c-mirror", "c-mirror-native")
 
 
 def build_c(workdir: Path) -> dict[str, Path]:
@@ -174,12 +183,13 @@ def main() -> None:
             med = {k: statistics.median(v) for k, v in wall.items()}
             med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
             if builds:  # the faster C build, by each measure, is the reference
-                med["c-best"] = min(med[name] for name in builds)
-                med_cpu["c-best"] = min(med_cpu[name] for name in builds)
+                med["c-best"] = min(med[name] for name in PLAIN_C)
+                med_cpu["c-best"] = min(med_cpu[name] for name in PLAIN_C)
                 counts["c-best"] = counts["c-mirror"]
             ratios = {
                 "numba_over_c": med["numba"] / med["c-best"] if exe else None,
                 "numba_over_c_cpu_time": med_cpu["numba"] / med_cpu["c-best"] if exe else None,
+                "numba_over_c_lookahead": med["numba"] / med["c-lookahead"] if exe else None,
                 "parallel_speedup_over_numba": med["numba"] / med["parallel"],
                 "fundamental_over_total_numba": med["numba --fundamental"] / med["numba"],
                 "fundamental_over_total_parallel": med["parallel --fundamental"] / med["parallel"],
@@ -201,7 +211,7 @@ def main() -> None:
             n = args.moonshot
             t_c, t_s, u_c, u_s = [], [], [], []
             for _ in range(args.repeats):
-                c_count, s, u = min(run_c(path, n) for path in builds.values())
+                c_count, s, u = min(run_c(builds[name], n) for name in PLAIN_C)
                 t_c.append(s)
                 u_c.append(u)
                 count, s, u = run_py(n, "symmetry")

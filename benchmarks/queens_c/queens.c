@@ -4,7 +4,9 @@
  * the first row halved by the mirror (RULES.md section 5), the middle column of an odd
  * board handled by halving the second row instead. One thread.
  *
- * Built only by benchmarks/queens_bench.py:  gcc -O3 -march=native -o queens queens.c
+ * Built only by benchmarks/queens_bench.py: gcc -O3 (and -O3 -march=native) -o queens queens.c;
+ * with -DLOOKAHEAD it also skips a child whose next row has no free square, as the numba
+ * kernel does (same search tree, fewer calls), to show what that habit is worth in C.
  * Usage: queens N   -> prints "N count wall-seconds cpu-seconds"
  */
 #include <stdint.h>
@@ -21,7 +23,14 @@ static uint64_t complete(uint64_t cols, uint64_t ld, uint64_t rd) {
     while (free) {
         uint64_t bit = free & (0 - free);
         free ^= bit;
+#ifdef LOOKAHEAD
+        /* the numba kernel's habit: skip a child whose next row has no free square */
+        uint64_t c = cols | bit, l = (ld | bit) << 1, r = (rd | bit) >> 1;
+        if (c != full && !(full & ~(c | l | r))) continue;
+        total += complete(c, l, r);
+#else
         total += complete(cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+#endif
     }
     return total;
 }

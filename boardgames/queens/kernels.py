@@ -37,8 +37,10 @@ def complete(n: int, cols0: int, ld0: int, rd0: int) -> int:
     """Number of ways to fill the remaining rows given the busy masks of the next row.
 
     Iterative depth-first search; level ``d`` of the stack keeps the masks of its row
-    and the squares still to try there. ``ld`` is not trimmed to N bits: it only ever
-    meets ``full`` through an ``&``, and 2N bits fit in 64.
+    and the squares still to try there. A child whose row has no free square is a dead
+    end and is not pushed (the same test the recursive C counter makes on entering it,
+    without the push and pop). ``ld`` is not trimmed to N bits: it only ever meets
+    ``full`` through an ``&``, and 2N bits fit in 64.
     """
     full = (np.int64(1) << n) - 1
     if cols0 == full:
@@ -66,11 +68,14 @@ def complete(n: int, cols0: int, ld0: int, rd0: int) -> int:
             continue
         lnext = (sl[d] | bit) << 1
         rnext = (sr[d] | bit) >> 1
+        nfree = full & ~(c | lnext | rnext)
+        if nfree == 0:
+            continue
         d += 1
         sc[d] = c
         sl[d] = lnext
         sr[d] = rnext
-        sf[d] = full & ~(c | lnext | rnext)
+        sf[d] = nfree
     return count
 
 
@@ -381,11 +386,14 @@ def symmetry_task(n: int, corner: int, b1: int, c0: int, c1: int) -> tuple[int, 
         c = sc[y] | bit
         lnext = (sl[y] | bit) << 1
         rnext = (sr[y] | bit) >> 1
+        nfree = _allowed(n, is_corner, y + 1, b1, c, lnext, rnext)
+        if nfree == 0:  # dead end: no push
+            continue
         y += 1
         sc[y] = c
         sl[y] = lnext
         sr[y] = rnext
-        sf[y] = _allowed(n, is_corner, y, b1, c, lnext, rnext)
+        sf[y] = nfree
     return total, classes
 
 
