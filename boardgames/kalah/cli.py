@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from boardgames.cli import LazyGroup
 from boardgames.core.console import EndOfInput, ask, make_console, print_json
-from boardgames.core.protocol import GameError, State, describe_score, is_terminal_score
+from boardgames.core.protocol import GameError, State, is_terminal_score
 from boardgames.kalah.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
@@ -30,7 +30,7 @@ from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
 )
-from boardgames.kalah.program import program_compound
+from boardgames.kalah.program import engine_for, program_compound, value_text
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, read_record, replay
 from boardgames.kalah.rules import RULE_SETS
 
@@ -313,7 +313,7 @@ class KalahPlay:
             t0 = time.perf_counter()
             pits, result = program_compound(self.game, self.state, self.program)
             seconds = time.perf_counter() - t0
-        value = describe_score(result.value)
+        value = value_text(result.value, self.program.evaluation)
         if is_terminal_score(result.value):
             value += " (exact)"
         subject = "I move" if self.one_human else f"{PLAYER_NAMES[player]} moves"
@@ -403,7 +403,7 @@ class KalahPlay:
             pits, result = program_compound(self.game, self.state, self.program)
         self.console.print(
             f"Hint: sow {' then '.join(map(str, pits))} "
-            f"(value {describe_score(result.value)} at depth {result.depth})."
+            f"(value {value_text(result.value, self.program.evaluation)} at depth {result.depth})."
         )
 
     def undo(self) -> None:
@@ -510,6 +510,10 @@ def play(
         raise click.UsageError(
             f"cannot write the record to {record_path}: {e.strerror or e}"
         ) from None
+    if "program" in (player_a, player_b):
+        # load (or, the first time on a machine, compile) the engine before the first move
+        with session.console.status("Loading the program…"):
+            engine_for(game, session.program)
     session.run()
 
 
@@ -733,7 +737,7 @@ def analyse(
                 "rules": rules,
                 "best": list(pits),
                 "value": result.value,
-                "value_text": describe_score(result.value),
+                "value_text": value_text(result.value, evaluation),
                 "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
                 "nodes": result.nodes,
                 "seconds": round(seconds, 3),
@@ -745,7 +749,7 @@ def analyse(
         f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, pits))}[/]"
     )
     console.print(
-        f"Value {describe_score(result.value)} for {PLAYER_NAMES[player]} "
+        f"Value {value_text(result.value, evaluation)} for {PLAYER_NAMES[player]} "
         f"(depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
         f"eval {evaluation}, {config.strategy})"
     )

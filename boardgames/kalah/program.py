@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from boardgames.core.protocol import SearchResult, State
+from boardgames.core.protocol import SearchResult, State, describe_score, is_terminal_score
 from boardgames.core.search import alphabeta
 from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
@@ -31,6 +31,14 @@ def engine_for(game: Kalah, config: EngineConfig) -> KalahEngine:
     if key not in _ENGINES:
         _ENGINES[key] = KalahEngine(game, config)
     return _ENGINES[key]
+
+
+def value_text(score: int, evaluation: str) -> str:
+    """A search score for people: a proven result in words, else the evaluation in its
+    own unit (store and tseitin in stones; tseitin is computed in thousandths)."""
+    if is_terminal_score(score) or evaluation != "tseitin":
+        return describe_score(score)
+    return f"{score / 1000:+.1f}"
 
 
 def program_compound(
