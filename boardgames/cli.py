@@ -14,7 +14,10 @@ import click
 # A new game adds its line here; nothing else in this file changes.
 COMMANDS: dict[str, tuple[str, str]] = {
     "nim": ("boardgames.nim.cli:nim", "Nim with Bouton's winning strategy: play and analyse."),
-    "kalah": ("boardgames.kalah.cli:kalah", "Kalah (mancala): play, replay, analyse, perft."),
+    "kalah": (
+        "boardgames.kalah.cli:kalah",
+        "Kalah (mancala): play, analyse, solve, review, match.",
+    ),
     "queens": ("boardgames.queens.cli:queens", "N queens: enumerate and count solutions."),
     "compare": (
         "boardgames.compare_cli:compare",

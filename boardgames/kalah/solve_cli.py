@@ -210,10 +210,11 @@ def solve(
     )
     if result.best:
         console.print(f"Best move: {' '.join(map(str, result.best))}")
+    rate = result.nodes / max(result.seconds, 1e-9)
     console.print(
-        f"{result.nodes:,} positions in {result.seconds:.2f} s "
-        f"({result.nodes / max(result.seconds, 1e-9) / 1e6:.2f} M/s); "
-        f"{len(result.passes)} null-window passes; endgame tables answered "
+        f"{result.nodes:,} positions in {result.seconds:.2f} s"
+        + (f" ({rate / 1e6:.2f} M/s); " if result.nodes >= 100_000 else "; ")
+        + f"{len(result.passes)} null-window passes; endgame tables answered "
         f"{result.db_hits:,} positions; the table {result.tt_hits:,}"
     )
 
