@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=600.0)
     parser.add_argument("--check", type=int, default=12, help="stones for the reference check")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=120)
     tables = []
     for k in [int(x) for x in args.tables.split(",") if x]:
         t = endgame.build(6, k)
