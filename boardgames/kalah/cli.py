@@ -256,7 +256,8 @@ class KalahPlay:
             f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first."
         )
         self.console.print(
-            f"The record is saved in {escape(str(self.record_path))} as the game goes."
+            f"The record is saved in {escape(str(self.record_path))} as the game goes"
+            " (replacing what was there; --record PATH keeps another file)."
         )
         if "human" in self.kinds:
             self.console.print(
@@ -491,7 +492,7 @@ def play(
     saved as the game goes, so Ctrl-C or end of input loses nothing.
 
     The program is the numba engine: MTD(f) with iterative deepening for --time seconds a
-    move (default {DEFAULT_TIME} s), or to --depth.
+    move (default 0.7 s), or to --depth.
     """
     game = _make_game(pits, seeds, rules, evaluation)
     session = KalahPlay(
@@ -512,7 +513,9 @@ def play(
         ) from None
     if "program" in (player_a, player_b):
         # load (or, the first time on a machine, compile) the engine before the first move
-        with session.console.status("Loading the program…"):
+        with session.console.status(
+            "Loading the program (the first run on a machine compiles it, about half a minute)…"
+        ):
             engine_for(game, session.program)
     session.run()
 
@@ -720,6 +723,8 @@ def analyse(
         return
     config = _engine_config(depth, time_limit, evaluation, unit)
     console = make_console(stderr=as_json)
+    with console.status("Loading the program (compiled on a machine's first run)…"):
+        engine_for(game, config)
     t0 = time.perf_counter()
     with console.status("Thinking…"):
         pits, result = program_compound(game, state, config)

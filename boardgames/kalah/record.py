@@ -239,10 +239,14 @@ def _pits(move: Move) -> str:
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
-    """Read and parse a record file; RecordError (no line number) when it cannot be read."""
+    """Read and parse a record file; RecordError (no line number) when it cannot be read.
+
+    The callers name the file; the message says why it could not be read.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = getattr(e, "strerror", None) or str(e)
-        raise RecordError(None, f"cannot read {path}: {reason}") from None
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise RecordError(None, "not a text file (a record is UTF-8 text)") from None
+    except OSError as e:
+        raise RecordError(None, f"cannot read it: {e.strerror or e}") from None
     return parse_record(text)

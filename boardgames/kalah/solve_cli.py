@@ -137,6 +137,16 @@ def solve(
     side = 0 if to_move.lower() == "a" else 1
     if empty_capture and rules != "classic":
         raise click.UsageError("--empty-capture is a variant of the classic rules")
+    ctx = click.get_current_context()
+    given = [
+        f"--{name}"
+        for name in ("pits", "seeds")
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if board is not None and given:
+        raise click.UsageError(f"--board gives the whole position; leave out {' and '.join(given)}")
+    if rules != "classic" and endgame_spec not in ("auto", "0"):
+        raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
     try:
         if board is not None:
             holes = parse_board(board)
@@ -151,6 +161,11 @@ def solve(
         raise click.UsageError(str(e)) from None
     total = int(state[: 2 * pits + 2].sum())
     console = make_console(stderr=as_json)
+    stores = game.final_stores(state)
+    if stores is not None and not as_json:
+        a, b = stores
+        result_text = "a draw" if a == b else f"{'A' if a > b else 'B'} wins by {abs(a - b)}"
+        console.print(f"The game is over: A {a}, B {b}: {result_text}.")
     stones = _table_stones(endgame_spec, pits, total, rules)
     table = load_table(console, pits, stones, as_json, empty_capture)
     solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture)
@@ -208,14 +223,17 @@ def solve(
     console.print(
         f"Value for {mover} (to move): [bold]{result.value:+d}[/] ({verdict} with perfect play)"
     )
+    if stores is not None:
+        return
     if result.best:
         console.print(f"Best move: {' '.join(map(str, result.best))}")
     rate = result.nodes / max(result.seconds, 1e-9)
     console.print(
-        f"{result.nodes:,} positions in {result.seconds:.2f} s"
+        f"{_plural(result.nodes, 'position')} in {result.seconds:.2f} s"
         + (f" ({rate / 1e6:.2f} M/s); " if result.nodes >= 100_000 else "; ")
-        + f"{len(result.passes)} null-window passes; endgame tables answered "
-        f"{result.db_hits:,} positions; the table {result.tt_hits:,}"
+        + f"{len(result.passes)} null-window pass{'' if len(result.passes) == 1 else 'es'}; "
+        "answered by the endgame "
+        f"tables: {result.db_hits:,}, by the transposition table: {result.tt_hits:,}"
     )
 
 
@@ -261,7 +279,7 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
         record = read_record(file)
         steps, _ = replay(record)
     except GameError as e:
-        raise click.UsageError(f"{file}: {e}") from None
+        raise click.ClickException(f"{file}: {e}") from None
     game = record.game
     console = make_console(stderr=as_json)
     total = game.total_stones
@@ -326,6 +344,10 @@ def _review_table(rows: list[dict], file: Path):
             "exact" if r["exact"] else f"depth {r['depth']}",
         )
     return table
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _fmt(value: int, exact: bool) -> str:

@@ -410,9 +410,13 @@ def compare_command(rows: tuple[str, ...], misere: bool, as_json: bool) -> None:
 
     try:
         layout = parse_rows(rows) if rows else DEFAULT_ROWS
-        Nim(layout, misere, max(len(layout), 1), max(max(layout), 1))
     except GameError as e:
         raise click.UsageError(str(e)) from None
+    for i, r in enumerate(layout, 1):
+        if r < 0:
+            raise click.UsageError(f"row {i} has {r} chips; a row holds 0 chips or more")
+    if not any(layout):
+        raise click.UsageError("every row is empty; give at least one chip, e.g. 3 4 5")
     positions = 1
     for r in layout:
         positions *= r + 1

@@ -51,7 +51,10 @@ def search_verdicts(game: Nim, positions: list[tuple[int, ...]]) -> tuple[dict, 
 def verify_bouton(layout: tuple[int, ...], misere: bool = False) -> BoutonReport:
     """Solve every position with at most ``layout[i]`` chips in row ``i`` by Bouton's rule
     and by exhaustive search; report the positions where verdict or winning moves differ."""
-    game = Nim(layout, misere, max_rows=max(len(layout), 1), max_chips=max(max(layout), 1))
+    # the game's own layout only sets the number of rows here: positions come from
+    # state_from_rows, so empty rows in ``layout`` are fine
+    start = tuple(max(r, 1) for r in layout)
+    game = Nim(start, misere, max_rows=len(start), max_chips=max(start))
     positions = list(itertools.product(*(range(r + 1) for r in layout)))
 
     t0 = time.perf_counter()

@@ -134,8 +134,11 @@ def test_unreadable_files(tmp_path: Path) -> None:
         read_record(tmp_path / "missing.klh")
     binary = tmp_path / "bin.klh"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(RecordError, match="cannot read"):
+    with pytest.raises(RecordError, match="not a text file"):
         read_record(binary)
+    bom = tmp_path / "bom.klh"
+    bom.write_bytes("\ufeffRules : classic\nPits : 3\n".encode())
+    assert read_record(bom).game.pits == 3  # a byte-order mark is not an error
 
 
 TOKENS = [

@@ -187,7 +187,7 @@ def test_review_bad_file(tmp_path) -> None:
     path = tmp_path / "bad.klh"
     path.write_text("Pits : 3\nSeeds : 3\n1) A: 9\n")
     result = run(["kalah", "review", str(path)])
-    assert result.exit_code == 2 and "line 3" in result.output
+    assert result.exit_code == 1 and "line 3" in result.output  # as replay does
 
 
 def test_empty_capture_variant_equals_exhaustive_search() -> None:
@@ -210,3 +210,12 @@ def test_empty_capture_variant_equals_exhaustive_search() -> None:
     assert plain.play(s, 0)[0].tolist()[:6] == [0, 1, 0, 0, 2, 0]
     # captured alone; A's side is then empty, so B's stones are swept to B's store
     assert variant.play(s, 0)[0].tolist()[:6] == [0, 0, 1, 0, 0, 2]
+
+
+def test_solve_finished_position_and_conflicting_options() -> None:
+    out = run(["kalah", "solve", "--board", "0 0 0 0 0 0 36 1 1 1 1 1 1 30"]).output
+    assert "The game is over: A 36, B 36: a draw." in out
+    result = run(["kalah", "solve", "--board", "1 1 0 1 1 0", "--pits", "5"])
+    assert result.exit_code == 2 and "leave out --pits" in result.output
+    result = run(["kalah", "solve", "--rules", "etudes", "--endgame", "5"])
+    assert result.exit_code == 2 and "classic rules only" in result.output

@@ -150,6 +150,17 @@ def test_compare_nim_agrees() -> None:
     assert "Agree on all 120 positions" in run(["compare", "nim", "3", "4", "5"]).output
 
 
+def test_compare_nim_rows_and_errors() -> None:
+    data = json.loads(run(["compare", "nim", "3", "0", "2", "--json"]).output)
+    assert data["agree"] is True and data["positions"] == 4 * 1 * 3
+    result = run(["compare", "nim", "0", "0"])
+    assert result.exit_code == 2 and "every row is empty" in result.output
+    result = run(["compare", "nim", "--", "3", "-1"])
+    assert result.exit_code == 2 and "row 2 has -1 chips" in result.output
+    result = run(["compare", "nim", "40", "40", "40", "40"])
+    assert result.exit_code == 2 and "exhaustive search is limited to 200,000" in result.output
+
+
 def test_help_and_nim_do_not_import_numba() -> None:
     code = (
         "import sys\n"
