@@ -241,6 +241,9 @@ VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
 """Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
 
 
+PLURALS = {"best": "best", "inaccuracy": "inaccuracies", "mistake": "mistakes"}
+
+
 def verdict(loss: int) -> str:
     return next(name for limit, name in VERDICTS if loss <= limit)
 
