@@ -412,12 +412,14 @@ class KalahPlay:
             self.console.print("Nothing to undo yet.")
             return
         snap = self.history.pop()
+        later = self.record.moves[len(snap.moves) :]
+        replied = any(self.kinds[move.player] == "program" for move in later)
         self.state, self.turn_open = snap.state, snap.turn_open
         self.announced = False
         self.record.moves = snap.moves
         self.save()
         took = "your last sowing" if self.one_human else "the last sowing"
-        if self.one_human:
+        if self.one_human and replied:
             took += " and my reply"
         self.console.print(f"Took back {took}.")
         self.show()

@@ -326,3 +326,10 @@ def test_more_than_half_is_announced_once() -> None:
     text = " ".join(out.getvalue().split())
     expected = "You have more than half of the stones (37 of 72) and can no longer lose;"
     assert text == expected + " playing on for the score."
+
+
+def test_undo_after_an_extra_turn_takes_back_only_the_sowing(tmp_path: Path) -> None:
+    # 0 ends in A's store (extra turn): the program has not replied yet
+    result = run(["play", "--depth", "1", "--record", str(tmp_path / "g.klh")], "0\nundo\nquit\n")
+    assert "Took back your last sowing." in result.output
+    assert "and my reply" not in result.output
