@@ -283,6 +283,11 @@ def load_or_build(
         tmp = path.with_suffix(".tmp.npy")
         np.save(tmp, built.table)
         tmp.replace(path)
+        # tables of older rule kernels for the same board are never read again
+        stem = path.name.rsplit("-", 1)[0]
+        for old in path.parent.glob(f"{stem}-*.npy"):
+            if old != path:
+                old.unlink(missing_ok=True)
     except OSError:
         pass  # no writable cache: the table still works for this run
     return built

@@ -87,8 +87,12 @@ def test_endgame_table_equals_exhaustive_search() -> None:
 
 def test_solver_with_tables_agrees_and_looks_them_up(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    stale = endgame.cache_path(4, 8, "classic").with_name("kalah-endgame-classic-4p-8s-0ld.npy")
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"from older rule kernels")
     table = endgame.load_or_build(4, 8)
     assert endgame.cache_path(4, 8, "classic").exists()
+    assert not stale.exists()  # tables of older rule kernels are cleaned up
     again = endgame.load_or_build(4, 8)  # from the cache this time
     assert again.loaded_from is not None and np.array_equal(again.table, table.table)
     state = Kalah(4, 2).initial_state()
