@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import click
-import numpy as np
 
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import GameError, describe_score
@@ -356,6 +355,3 @@ def _plural(n: int, word: str) -> str:
 
 def _fmt(value: int, exact: bool) -> str:
     return f"{value:+d}" if exact else describe_score(value)
-
-
-__all__ = ["np", "review", "solve"]

@@ -393,9 +393,6 @@ class Solver:
         tiny._g(np.array([1, 0, 1, 0, 0], dtype=np.int64), -1, 1)
         return time.perf_counter() - t0
 
-    def clear(self) -> None:
-        self.tt[:] = 0
-
     def stop(self) -> None:
         """Ask a running search to stop (from another thread)."""
         self.stats[STOP] = 1
@@ -532,13 +529,6 @@ class Solver:
         if again:
             return self._g(child, g - gain - 1, g - gain) >= g - gain
         return self._g(child, gain - g, gain - g + 1) <= gain - g
-
-    def move_value(self, state: np.ndarray, pit: int) -> int:
-        """Exact final margin for the mover after sowing ``pit`` (perfect play after it)."""
-        child, again, gain = self._child(state, pit)
-        g_child = self.gain(child)
-        g = gain + g_child if again else gain - g_child
-        return g + self.store_difference(state)
 
     def after(self, state: np.ndarray, pits: list[int] | tuple[int, ...]) -> np.ndarray:
         """The position after the sowings ``pits`` (legal ones, as a record holds them)."""
