@@ -10,7 +10,7 @@ import click
 
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import GameError, describe_score
-from boardgames.kalah.cli import _board_options, _setup, parse_board
+from boardgames.kalah.cli import _board_options, _score_text, _setup, parse_board
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 
 AUTO_TABLE_ENTRIES = 16_000_000
@@ -163,9 +163,8 @@ def solve(
     console = make_console(stderr=as_json)
     stores = game.final_stores(state)
     if stores is not None and not as_json:
-        a, b = stores
-        result_text = "a draw" if a == b else f"{'A' if a > b else 'B'} wins by {abs(a - b)}"
-        console.print(f"The game is over: A {a}, B {b}: {result_text}.")
+        scores, result_text = _score_text(game, state)
+        console.print(f"The game is over: {scores}: {result_text}.")
     stones = _table_stones(endgame_spec, pits, total, rules)
     table = load_table(console, pits, stones, as_json, empty_capture)
     solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture)

@@ -425,9 +425,12 @@ class Solver:
             )
         )
 
-    def store_difference(self, state: np.ndarray) -> int:
+    def store_difference(self, state: np.ndarray, player: int | None = None) -> int:
+        """Own store minus the opponent's, for ``player`` (default: the side to move)."""
         m = self.pits
-        own, opp = (m, 2 * m + 1) if state[2 * m + 2] == 0 else (2 * m + 1, m)
+        if player is None:
+            player = int(state[2 * m + 2])
+        own, opp = (m, 2 * m + 1) if player == 0 else (2 * m + 1, m)
         return int(state[own] - state[opp])
 
     def gain(
@@ -511,8 +514,8 @@ class Solver:
         buf[0] = state
         again = apply_move(buf, 0, pit, self._params(state)) == AGAIN
         child = buf[1].copy()
-        own, opp = (m, 2 * m + 1) if state[2 * m + 2] == 0 else (2 * m + 1, m)
-        gain = int(child[own] - child[opp]) - int(state[own] - state[opp])
+        mover = int(state[2 * m + 2])
+        gain = self.store_difference(child, mover) - self.store_difference(state)
         return child, again, gain
 
     def legal(self, state: np.ndarray) -> list[int]:
