@@ -35,7 +35,9 @@ Strategies (kernels here, drivers in core/strategies.py):
 
 * ``minimax``: plain negamax (every node visited);
 * ``alphabeta``: Knuth-Moore F2, fail-hard, natural order, the first strictly better move
-  kept - the same tree, value, best move and node count as core/search.alphabeta;
+  kept - the same tree, value, best move and node count as core/search.alphabeta. Written
+  as a loop over an explicit stack of frames, the node being searched in locals, and
+  children that need no search (game over, no depth left) scored in place without a frame;
 * ``search`` with flags: ``ORDER`` (game priority, then two killer moves per ply, then the
   history heuristic), ``TT`` (transposition table, its move first; bounds reused only from
   entries searched to the same remaining depth, as core/search.alphabeta_tt, hence exact
@@ -221,71 +223,106 @@ def build_engine(k: GameKernels) -> Engine:
         return best
 
     def alphabeta(states, moves, params, pv, stats, frames, depth, alpha, beta, again_is_ply):
-        # F2 without recursion: frames[ply] = (m, beta, depth, n, i, again, check) of the
-        # open nodes; check: the node must ask ``result`` (the root, or after an OVER move).
+        # F2 without recursion. The node being searched lives in locals (a: alpha, raised
+        # as moves improve it; b: beta; d: remaining depth; n moves, i the one being
+        # tried); frames[ply] = (a, b, d, n, i, again) keeps the open nodes above it.
+        # Children that need no search (game over, depth or stack exhausted) are scored
+        # in place without a frame. Counters stay in locals: stores into the state stack
+        # may alias the other arrays.
         cap = states.shape[0] - 2
-        ply = 0
-        frames[0, 0] = alpha
-        frames[0, 1] = beta
-        frames[0, 2] = depth
-        frames[0, 6] = 1
-        enter = True
-        val = 0
-        nodes = stats[0]  # counters in locals: stores into the state stack may alias arrays
+        nodes = stats[0] + 1
         limit = stats[2]
+        pv[0, PV_LENGTH] = 0
+        if nodes > limit:
+            stats[0] = nodes
+            stats[1] = 1
+            return 0
+        r = result(states, 0, params)
+        if r != NOT_OVER:
+            stats[0] = nodes
+            return terminal(r, 0)
+        if depth <= 0 or cap <= 0:
+            stats[0] = nodes
+            return evaluate(states, 0, params)
+        ply = 0
+        a = alpha
+        b = beta
+        d = depth
+        n = gen_moves(states, 0, params, moves)
+        i = 0
+        val = 0
         while True:
-            if enter:
+            if i < n:
+                mv = moves[ply, i]
+                code = apply_move(states, ply, mv, params)
+                c = ply + 1
                 nodes += 1
-                pv[ply, PV_LENGTH] = 0
                 if nodes > limit:
                     stats[0] = nodes
                     stats[1] = 1
                     return 0
-                if frames[ply, 6] != 0:
-                    r = result(states, ply, params)
-                    if r != NOT_OVER:
-                        val = terminal(r, ply)
-                        enter = False
-                        continue
-                if frames[ply, 2] <= 0 or ply >= cap:
-                    val = evaluate(states, ply, params)
-                    enter = False
+                again = code == AGAIN
+                cd = d - 1 if (not again or again_is_ply) else d
+                leaf = True
+                v = 0
+                r = NOT_OVER
+                if code == OVER:
+                    r = result(states, c, params)
+                if r != NOT_OVER:
+                    v = terminal(r, c)
+                elif cd <= 0 or c >= cap:
+                    v = evaluate(states, c, params)
+                else:
+                    leaf = False
+                if leaf:
+                    t = v if again else -v
+                    if t > a:
+                        a = t
+                        pv[ply, 0] = mv
+                        pv[ply, PV_LENGTH] = 1
+                        if t >= b:
+                            val = t
+                            i = n + 1  # done: return val
+                            continue
+                    i += 1
                     continue
-                frames[ply, 3] = gen_moves(states, ply, params, moves)
-                frames[ply, 4] = 0
-            else:
+                # search the child: save this node, open the child
+                frames[ply, 0] = a
+                frames[ply, 1] = b
+                frames[ply, 2] = d
+                frames[ply, 3] = n
+                frames[ply, 4] = i
+                frames[ply, 5] = 1 if again else 0
+                if not again:
+                    a, b = -b, -a
+                d = cd
+                ply = c
+                pv[ply, PV_LENGTH] = 0
+                n = gen_moves(states, ply, params, moves)
+                i = 0
+                continue
+            # the node at ply is finished: its value is val after a cut-off (i > n), else a
+            if i <= n:
+                val = a
+            while True:
                 if ply == 0:
                     stats[0] = nodes
                     return val
                 ply -= 1
+                a = frames[ply, 0]
+                b = frames[ply, 1]
+                d = frames[ply, 2]
+                n = frames[ply, 3]
+                i = frames[ply, 4]
                 t = val if frames[ply, 5] != 0 else -val
-                if t > frames[ply, 0]:
-                    frames[ply, 0] = t
-                    _set_pv(pv, ply, moves[ply, frames[ply, 4]])
-                    if t >= frames[ply, 1]:
+                if t > a:
+                    a = t
+                    _set_pv(pv, ply, moves[ply, i])
+                    if t >= b:
                         val = t
                         continue
-                frames[ply, 4] += 1
-                if frames[ply, 4] >= frames[ply, 3]:
-                    val = frames[ply, 0]
-                    continue
-            # play child frames[ply, 4] of the node at ply and enter it
-            d = frames[ply, 2]
-            code = apply_move(states, ply, moves[ply, frames[ply, 4]], params)
-            c = ply + 1
-            frames[c, 6] = 1 if code == OVER else 0
-            if code == AGAIN:
-                frames[ply, 5] = 1
-                frames[c, 0] = frames[ply, 0]
-                frames[c, 1] = frames[ply, 1]
-                frames[c, 2] = d - 1 if again_is_ply else d
-            else:
-                frames[ply, 5] = 0
-                frames[c, 0] = -frames[ply, 1]
-                frames[c, 1] = -frames[ply, 0]
-                frames[c, 2] = d - 1
-            ply = c
-            enter = True
+                i += 1
+                break
 
     def search(states, moves, params, pv, stats, tt, zob, heur, ply, depth, alpha, beta, flags):
         stats[0] += 1
