@@ -12,6 +12,16 @@ empty_capture]`` with rules 0 = classic, 1 = etudes; evaluation 0 = store, 1 = r
 the classic variant where a last stone in an own empty pit is captured even when the pit
 opposite is empty (game.py).
 
+One implementation of the rules, two ways to call it. The private functions (``_apply``,
+``_gen_moves``, ``_result``, ``_evaluate``, ``_priority``) take the settings as scalars.
+The public ``apply_move`` etc. read them from ``params`` (the solver and the endgame tables
+call those). :func:`specialised_kernels` wraps the same functions in closures whose
+settings are integer free variables, which numba compiles as constants: LLVM then unrolls
+the pit loops, and the search engine runs about 1.5x faster (docs/sections/engine.md).
+
+``apply_move`` expects a legal move (the position is not over and the pit is the mover's
+and not empty), as every caller gives it.
+
 Etudes relays: rules.py remembers the boards of a relay chain and stops on a repeat, and
 shows that a repeat cannot happen (every relayed sowing passes the mover's store, which
 never loses stones). This kernel relies on that bound and keeps no list of boards.
@@ -150,30 +160,27 @@ def _sow_classic(states, c, m, pit, mover):
 
 
 @njit(cache=True, inline="always")
-def apply_move(states, ply, move, params):
-    """Play the sowing ``move`` from ``states[ply]`` into ``states[ply + 1]``.
-
-    Returns :data:`~boardgames.core.kernels.AGAIN` when the same player moves again
-    (classic extra turn, game not over), :data:`~boardgames.core.kernels.OVER` when the
-    move ended the game, else :data:`~boardgames.core.kernels.PASS`."""
-    m = params[0]
+def _apply(states, ply, move, m, rules, empty_capture, total):
+    """:func:`apply_move` with the settings as scalars (constants in specialised kernels)."""
     side = 2 * m + 2
     c = ply + 1
     for i in range(side + 1):
         states[c, i] = states[ply, i]
     mover = states[c, side]
     store = m if mover == 0 else 2 * m + 1
-    if params[1] == CLASSIC:
+    if rules == CLASSIC:
         last = _sow_classic(states, c, m, move, mover)
         again = last == store
-        if not again and states[c, last] == 1:
-            own_pit = last < m if mover == 0 else (m < last < 2 * m + 1)
-            if own_pit:
-                facing = 2 * m - last
-                if states[c, facing] > 0 or params[4] != 0:
-                    states[c, store] += states[c, facing] + 1
-                    states[c, facing] = 0
-                    states[c, last] = 0
+        if not again:
+            # capture without data-dependent branches (facing is a pit: last is no store)
+            own_pit = (last < m) if mover == 0 else (last > m)
+            facing = 2 * m - last
+            f = states[c, facing]
+            take = own_pit & (states[c, last] == 1) & ((f > 0) | (empty_capture != 0))
+            gain = f + 1 if take else 0
+            states[c, store] += gain
+            states[c, facing] = 0 if take else f
+            states[c, last] -= 1 if take else 0
         if _side_empty(states, c, m, 0) or _side_empty(states, c, m, 1):
             _sweep(states, c, m, 0)
             _sweep(states, c, m, 1)
@@ -184,7 +191,6 @@ def apply_move(states, ply, move, params):
         states[c, side] = 1 - mover
         return PASS
     # Etudes: sow, capture backwards, stop at more than half, relay from a non-empty own pit.
-    total = params[3]
     lo = m + 1 if mover == 0 else 0
     hi = 2 * m if mover == 0 else m - 1
     pit = move
@@ -212,28 +218,38 @@ def apply_move(states, ply, move, params):
 
 
 @njit(cache=True, inline="always")
-def gen_moves(states, ply, params, moves):
-    """Write the mover's non-empty pits, ascending, into ``moves[ply]``; return how many."""
-    m = params[0]
+def apply_move(states, ply, move, params):
+    """Play the sowing ``move`` from ``states[ply]`` into ``states[ply + 1]``.
+
+    Returns :data:`~boardgames.core.kernels.AGAIN` when the same player moves again
+    (classic extra turn, game not over), :data:`~boardgames.core.kernels.OVER` when the
+    move ended the game, else :data:`~boardgames.core.kernels.PASS`."""
+    return _apply(states, ply, move, params[0], params[1], params[4], params[3])
+
+
+@njit(cache=True, inline="always")
+def _gen_moves(states, ply, moves, m):
     first = 0 if states[ply, 2 * m + 2] == 0 else m + 1
     n = 0
-    for i in range(first, first + m):
-        if states[ply, i] > 0:
-            moves[ply, n] = i
-            n += 1
+    for i in range(first, first + m):  # branch-free: write every pit, keep the non-empty
+        moves[ply, n] = i
+        n += 1 if states[ply, i] > 0 else 0
     return n
 
 
 @njit(cache=True, inline="always")
-def result(states, ply, params):
-    """Final margin for the side to move, or NOT_OVER (game.py ``outcome``)."""
-    m = params[0]
+def gen_moves(states, ply, params, moves):
+    """Write the mover's non-empty pits, ascending, into ``moves[ply]``; return how many."""
+    return _gen_moves(states, ply, moves, params[0])
+
+
+@njit(cache=True, inline="always")
+def _result(states, ply, m, rules, total):
     mover = states[ply, 2 * m + 2]
-    if params[1] == CLASSIC:
+    if rules == CLASSIC:
         if not _side_empty(states, ply, m, mover) and not _side_empty(states, ply, m, 1 - mover):
             return NOT_OVER
     else:
-        total = params[3]
         half = 2 * states[ply, m] > total or 2 * states[ply, 2 * m + 1] > total
         if not half and not _side_empty(states, ply, m, mover):
             return NOT_OVER
@@ -241,11 +257,17 @@ def result(states, ply, params):
     opp = 2 * m + 1 if mover == 0 else m
     mine = _side_stones(states, ply, m, mover)
     theirs = _side_stones(states, ply, m, 1 - mover)
-    if params[1] == CLASSIC:
+    if rules == CLASSIC:
         return states[ply, own] + mine - states[ply, opp] - theirs
-    if 2 * states[ply, m] > params[3] or 2 * states[ply, 2 * m + 1] > params[3]:
+    if 2 * states[ply, m] > total or 2 * states[ply, 2 * m + 1] > total:
         return states[ply, own] - states[ply, opp]
     return states[ply, own] - states[ply, opp] - theirs
+
+
+@njit(cache=True, inline="always")
+def result(states, ply, params):
+    """Final margin for the side to move, or NOT_OVER (game.py ``outcome``)."""
+    return _result(states, ply, params[0], params[1], params[3])
 
 
 @njit(cache=True, inline="always")
@@ -272,20 +294,17 @@ def _side_activity(states, ply, m, player):
 
 
 @njit(cache=True, inline="always")
-def evaluate(states, ply, params):
-    """The evaluation named by ``params[2]`` for the side to move, exactly as eval.py."""
-    m = params[0]
+def _evaluate(states, ply, m, kind, total):
     a = states[ply, 2 * m + 2]
     ka = states[ply, m] if a == 0 else states[ply, 2 * m + 1]
     kb = states[ply, 2 * m + 1] if a == 0 else states[ply, m]
-    kind = params[2]
     if kind == 0:
         return ka - kb
     da = _side_activity(states, ply, m, a)
     db = _side_activity(states, ply, m, 1 - a)
     if kind == 1:
         return ka * da - kb * db
-    h = params[3] // 2 + 1
+    h = total // 2 + 1
     wa = float(ka) + 17.3 / max(float(h - ka), 0.5) - 40.0 / max(float(da), 0.5)
     wb = float(kb) + 17.3 / max(float(h - kb), 0.5) - 40.0 / max(float(db), 0.5)
     w = wa - wb
@@ -293,10 +312,13 @@ def evaluate(states, ply, params):
 
 
 @njit(cache=True, inline="always")
-def priority(states, ply, move, params):
-    """Move-ordering bonus (higher first): classic extra turns, then captures by size;
-    Etudes captures. Only ordering depends on it, never a value."""
-    m = params[0]
+def evaluate(states, ply, params):
+    """The evaluation named by ``params[2]`` for the side to move, exactly as eval.py."""
+    return _evaluate(states, ply, params[0], params[2], params[3])
+
+
+@njit(cache=True, inline="always")
+def _priority(states, ply, move, m, rules):
     mover = states[ply, 2 * m + 2]
     stones = states[ply, move]
     lap = 2 * m + 1
@@ -304,7 +326,7 @@ def priority(states, ply, move, params):
     # skipped), counted from the mover's first pit.
     pos = move if mover == 0 else move - (m + 1)
     end = (pos + stones) % lap
-    if params[1] == CLASSIC:
+    if rules == CLASSIC:
         if end == m:
             return 1000
         if stones < lap and end < m:
@@ -322,12 +344,56 @@ def priority(states, ply, move, params):
     return 0
 
 
+@njit(cache=True, inline="always")
+def priority(states, ply, move, params):
+    """Move-ordering bonus (higher first): classic extra turns, then captures by size;
+    Etudes captures. Only ordering depends on it, never a value."""
+    return _priority(states, ply, move, params[0], params[1])
+
+
 _TAG = kernel_tag(__file__)
 
 
 def kernels() -> GameKernels:
-    """Kalah's rule functions for :func:`boardgames.core.kernels.build_engine`."""
+    """Kalah's rule functions for :func:`boardgames.core.kernels.build_engine`, reading
+    every setting from ``params`` (one engine for every board)."""
     return GameKernels(gen_moves, apply_move, result, evaluate, priority, "kalah-" + _TAG)
+
+
+def specialised_kernels(
+    pits: int, rules: str, evaluation: str, empty_capture: bool = False
+) -> GameKernels:
+    """The same rule functions with the board's settings built in as constants.
+
+    numba freezes a closure's integer free variables into the compiled code, so LLVM sees
+    the pits, rules, evaluation and capture variant as constants and unrolls the pit loops
+    (only ``total`` is still read from ``params``). The tag names the settings, so different
+    settings never share an engine or a cache entry; each setting compiles once per machine
+    (about half a minute for the whole search family), then loads from numba's cache."""
+    m, r, kind, ec = pits, RULE_CODES[rules], EVAL_CODES[evaluation], int(empty_capture)
+
+    @njit(inline="always")
+    def gen_moves_(states, ply, params, moves):
+        return _gen_moves(states, ply, moves, m)
+
+    @njit(inline="always")
+    def apply_move_(states, ply, move, params):
+        return _apply(states, ply, move, m, r, ec, params[3])
+
+    @njit(inline="always")
+    def result_(states, ply, params):
+        return _result(states, ply, m, r, params[3])
+
+    @njit(inline="always")
+    def evaluate_(states, ply, params):
+        return _evaluate(states, ply, m, kind, params[3])
+
+    @njit(inline="always")
+    def priority_(states, ply, move, params):
+        return _priority(states, ply, move, m, r)
+
+    tag = f"kalah-{_TAG}-m{m}-r{r}-e{kind}-c{ec}"
+    return GameKernels(gen_moves_, apply_move_, result_, evaluate_, priority_, tag)
 
 
 def kernel_spec(game: Kalah) -> KernelSpec:
@@ -338,4 +404,5 @@ def kernel_spec(game: Kalah) -> KernelSpec:
         total = int(state[: 2 * m + 2].sum())
         return make_params(m, game.rules, game.evaluation, total, game.empty_capture)
 
-    return KernelSpec(kernels(), params, 2 * m + 3, m, MAX_STONES)
+    k = specialised_kernels(m, game.rules, game.evaluation, game.empty_capture)
+    return KernelSpec(k, params, 2 * m + 3, m, MAX_STONES)

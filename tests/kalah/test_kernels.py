@@ -117,3 +117,47 @@ def test_worked_example_from_rules_md() -> None:
     for ply, (move, (board, again)) in enumerate(zip([0, 1, 7, 0], expected, strict=True)):
         assert (kk.apply_move(stack, ply, move, params) == AGAIN) == again
         assert list(stack[ply + 1, :14]) == board
+
+
+@pytest.mark.parametrize(
+    ("game", "depth", "again_is_ply"),
+    [
+        (Kalah(6, 4, "classic", "store"), 6, True),
+        (Kalah(4, 3, "etudes", "rechenberg"), 5, False),
+        (Kalah(5, 3, "classic", "tseitin", empty_capture=True), 4, False),
+    ],
+)
+def test_specialised_kernels_search_the_generic_tree(game: Kalah, depth: int, again_is_ply: bool):
+    """The per-board kernels (settings as constants) and the generic ones (settings read
+    from ``params``) give the same value, line and node count, position after position."""
+    from boardgames.core.kernels import build_engine
+    from boardgames.core.strategies import NumbaSearcher
+
+    special = NumbaSearcher(game, tt_mib=0.05)
+    generic = NumbaSearcher(game, tt_mib=0.05)
+    generic.engine = build_engine(kk.kernels())
+    assert special.engine.kernels.tag != generic.engine.kernels.tag
+    rng = random.Random(game.pits * 31 + depth)
+    for _ in range(8):
+        state = game.initial_state(rng.randrange(2))
+        for _ in range(rng.randrange(12)):
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            state, _ = game.play(state, rng.choice(legal))
+        for name in ("alphabeta", "minimax"):
+            d = depth if name == "alphabeta" else min(depth, 3)
+            a = special.run(name, state, d, again_is_ply=again_is_ply)
+            b = generic.run(name, state, d, again_is_ply=again_is_ply)
+            assert (a.value, a.pv, a.nodes) == (b.value, b.pv, b.nodes), (name, list(state))
+
+
+def test_specialised_kernels_are_tagged_by_their_settings() -> None:
+    tags = {
+        kk.specialised_kernels(p, r, e, c).tag
+        for p in (4, 6)
+        for r in ("classic", "etudes")
+        for e in ("store", "tseitin")
+        for c in (False, True)
+    }
+    assert len(tags) == 16
