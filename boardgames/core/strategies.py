@@ -76,6 +76,10 @@ class KernelSpec(NamedTuple):
     cells: int
     max_moves: int
     max_value: int
+    fast: Any = None
+    """Optional rule kernels specialised to this game's settings, used by plain
+    ``alphabeta`` only (the other kernels measured slower with them; see
+    docs/sections/engine.md). None: ``kernels`` everywhere."""
 
 
 def kernel_spec(game: Game) -> KernelSpec:
@@ -98,6 +102,9 @@ class NumbaSearcher:
         self.game = game
         self.spec = kernel_spec(game)
         self.engine = K.build_engine(self.spec.kernels)
+        fast = self.spec.fast
+        self.fast_engine = K.build_engine(fast) if fast is not None else self.engine
+        """The engine whose ``alphabeta`` runs plain alpha-beta (compiled on first use)."""
         self.ws = K.Workspace(self.spec.cells, self.spec.max_moves, self.spec.max_value, tt_mib)
 
     @property
@@ -126,7 +133,7 @@ class NumbaSearcher:
         if kind == "minimax":
             value = K.run_minimax(self.engine, ws, params, depth, again_is_ply)
         elif kind == "alphabeta":
-            value = K.run_alphabeta(self.engine, ws, params, depth, again_is_ply, alpha, beta)
+            value = K.run_alphabeta(self.fast_engine, ws, params, depth, again_is_ply, alpha, beta)
         else:
             if again_is_ply:
                 flags |= K.AGAIN_IS_PLY

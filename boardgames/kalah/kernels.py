@@ -15,9 +15,12 @@ opposite is empty (game.py).
 One implementation of the rules, two ways to call it. The private functions (``_apply``,
 ``_gen_moves``, ``_result``, ``_evaluate``, ``_priority``) take the settings as scalars.
 The public ``apply_move`` etc. read them from ``params`` (the solver and the endgame tables
-call those). :func:`specialised_kernels` wraps the same functions in closures whose
-settings are integer free variables, which numba compiles as constants: LLVM then unrolls
-the pit loops, and the search engine runs about 1.5x faster (docs/sections/engine.md).
+call those), and so does the engine's generic search family (:func:`kernels`, one compiled
+engine for every board). :func:`specialised_kernels` wraps the same functions in closures
+whose settings are integer free variables, which numba compiles as constants: LLVM then
+unrolls the pit loops, and plain alpha-beta runs about 1.4x faster. The engine uses them
+for plain alpha-beta only: the larger recursive search kernel measured 20-25% slower with
+them (docs/sections/engine.md).
 
 ``apply_move`` expects a legal move (the position is not over and the pit is the mover's
 and not empty), as every caller gives it.
@@ -369,7 +372,7 @@ def specialised_kernels(
     the pits, rules, evaluation and capture variant as constants and unrolls the pit loops
     (only ``total`` is still read from ``params``). The tag names the settings, so different
     settings never share an engine or a cache entry; each setting compiles once per machine
-    (about half a minute for the whole search family), then loads from numba's cache."""
+    (about 7 s for plain alpha-beta), then loads from numba's cache."""
     m, r, kind, ec = pits, RULE_CODES[rules], EVAL_CODES[evaluation], int(empty_capture)
 
     @njit(inline="always")
@@ -404,5 +407,5 @@ def kernel_spec(game: Kalah) -> KernelSpec:
         total = int(state[: 2 * m + 2].sum())
         return make_params(m, game.rules, game.evaluation, total, game.empty_capture)
 
-    k = specialised_kernels(m, game.rules, game.evaluation, game.empty_capture)
-    return KernelSpec(k, params, 2 * m + 3, m, MAX_STONES)
+    fast = specialised_kernels(m, game.rules, game.evaluation, game.empty_capture)
+    return KernelSpec(kernels(), params, 2 * m + 3, m, MAX_STONES, fast)
