@@ -8,7 +8,9 @@ the project's 2-core machine).
 Measured (medians of --repeat runs; the machine is shared, so positions/s is given per
 second of this process's CPU time and per wall second):
 
-* plain ``alphabeta`` (numba) at depth 12: positions, seconds, positions/s;
+* plain ``alphabeta`` (numba) at depth 12: positions, seconds, positions/s; runs alternate
+  with the same search on the generic rule kernels (board settings read from ``params`` at
+  run time, as the solver calls them), to show what the per-board kernels gain;
 * every numba strategy at depth 14: positions and seconds; best against plain alphabeta;
 * Python reference vs numba on the same tree (alphabeta, depth --python-depth);
 * first program move in a fresh process: cold (empty numba cache: compile) and warm
@@ -35,9 +37,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from boardgames.core.kernels import TranspositionTable
+from boardgames.core.kernels import TranspositionTable, build_engine
 from boardgames.core.search import alphabeta
 from boardgames.core.strategies import STRATEGIES, NumbaSearcher
+from boardgames.kalah import kernels as kalah_kernels
 from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
 
@@ -66,6 +69,21 @@ def machine() -> str:
     except OSError:
         pass
     return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
+
+
+def alternated(fns: dict, repeat: int) -> dict:
+    """{name: (last result, median CPU seconds, median wall seconds)}, the functions called
+    in turn ``repeat`` times (so that a change of load hits all of them alike)."""
+    cpu: dict = {k: [] for k in fns}
+    wall: dict = {k: [] for k in fns}
+    last = {}
+    for _ in range(repeat):
+        for k, fn in fns.items():
+            c0, w0 = time.process_time(), time.perf_counter()
+            last[k] = fn()
+            cpu[k].append(time.process_time() - c0)
+            wall[k].append(time.perf_counter() - w0)
+    return {k: (last[k], statistics.median(cpu[k]), statistics.median(wall[k])) for k in fns}
 
 
 def timed(fn, repeat: int):
@@ -103,15 +121,30 @@ def main() -> None:
         searcher.run(name, root, 2, again_is_ply=True)  # load kernels before timing
     report: dict = {"machine": machine(), "repeat": args.repeat}
 
-    # 1. plain alpha-beta, depth 12
-    r, cpu, wall = timed(
-        lambda: searcher.run("alphabeta", root, 12, again_is_ply=True), args.repeat
+    # 1. plain alpha-beta, depth 12: per-board kernels (what every command uses), alternated
+    # with the generic rule kernels
+    generic = NumbaSearcher(game, 1.0)
+    generic.fast_engine = build_engine(kalah_kernels.kernels())
+    generic.run("alphabeta", root, 2, again_is_ply=True)
+    runs = alternated(
+        {
+            "specialised": lambda: searcher.run("alphabeta", root, 12, again_is_ply=True),
+            "generic": lambda: generic.run("alphabeta", root, 12, again_is_ply=True),
+        },
+        args.repeat,
     )
+    r, cpu, wall = runs["specialised"]
+    g, gcpu, _ = runs["generic"]
+    assert (g.value, g.nodes, g.pv) == (r.value, r.nodes, r.pv), "generic kernels differ"
     report["alphabeta_12"] = {
         "value": r.value, "nodes": r.nodes, "cpu_seconds": cpu, "wall_seconds": wall,
         "rate_cpu": r.nodes / cpu, "rate_wall": r.nodes / wall,
+        "generic_rate_cpu": g.nodes / gcpu,
     }  # fmt: skip
-    console.log(f"alphabeta depth 12: value {r.value:+d}, {r.nodes:,} positions, {cpu:.3f} s")
+    console.log(
+        f"alphabeta depth 12: value {r.value:+d}, {r.nodes:,} positions, {cpu:.3f} s "
+        f"({r.nodes / cpu / 1e6:.1f} M/s; generic rule kernels {g.nodes / gcpu / 1e6:.1f} M/s)"
+    )
 
     # 2. every numba strategy at depth 14
     depth14 = {}
@@ -194,7 +227,8 @@ def main() -> None:
     table.add_row(
         "plain alphabeta (numba), positions/s",
         ">= 30 M (3x OpenSpiel's 9 M)",
-        f"{ab['rate_cpu'] / 1e6:.1f} M per CPU s ({ab['rate_wall'] / 1e6:.1f} M per wall s)",
+        f"{ab['rate_cpu'] / 1e6:.1f} M per CPU s ({ab['rate_wall'] / 1e6:.1f} M per wall s; "
+        f"generic rule kernels {ab['generic_rate_cpu'] / 1e6:.1f} M per CPU s)",
     )
     table.add_row(
         f"depth 14: best ({best}) vs plain alphabeta",
