@@ -21,8 +21,9 @@ turning the board round does not change. So a level is built in decreasing poten
 and positions of equal potential, which never depend on each other, in parallel.
 
 Tables are cached on disk (``$XDG_CACHE_HOME/boardgames`` or ``~/.cache/boardgames``),
-keyed by rules, pits, stone limit and a hash of the rule kernels and this file, so a
-change of the rules never reuses an old table.
+keyed by rules, pits, stone limit, the table :data:`FORMAT` and a fingerprint of the rule
+kernels' behaviour (every move of a few hundred random positions), so a change of the
+rules never reuses an old table.
 """
 
 from __future__ import annotations
@@ -36,12 +37,23 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
+from boardgames.core.numba_cache import njit_cached
+from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.kernels import apply_move, make_params, result
+
+
+def _njit_rules(**options):
+    """njit, cached, recompiled when the rule kernels it inlines change."""
+    return njit_cached(rule_kernels, core_kernels, **options)
+
 
 UNKNOWN = -128
 """Marks a table entry not built yet (never a value: |g| <= 127)."""
 MAX_TABLE_STONES = 40
+CHUNK = 4096
+"""Positions a build thread takes at a time."""
 
 
 def binomials(top: int) -> np.ndarray:
@@ -112,20 +124,39 @@ def _unrank(r, n, p, binom, out):
     out[p - 1] = rem
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _potentials(n, m, binom, out):
-    """Potential of every composition of level ``n``, in rank order."""
+    """Potential of every composition of level ``n``, in rank order (chunks in parallel)."""
     p = 2 * m
-    x = np.zeros(p, dtype=np.int64)
-    for r in range(out.shape[0]):
-        _unrank(r, n, p, binom, x)
-        s = 0
-        for i in range(m):
-            s += (i + 1) * (x[i] + x[m + i])
-        out[r] = s
+    size = out.shape[0]
+    chunks = (size + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        x = np.zeros(p, dtype=np.int64)
+        for r in range(c * CHUNK, min(size, (c + 1) * CHUNK)):
+            _unrank(r, n, p, binom, x)
+            s = 0
+            for i in range(m):
+                s += (i + 1) * (x[i] + x[m + i])
+            out[r] = s
 
 
 @njit(cache=True)
+def _by_potential(phi, top):
+    """Ranks in decreasing potential (a counting sort) and where each potential starts."""
+    counts = np.zeros(top + 2, dtype=np.int64)
+    for r in range(phi.shape[0]):
+        counts[top - phi[r] + 1] += 1
+    starts = np.cumsum(counts)
+    order = np.empty(phi.shape[0], dtype=np.int64)
+    fill = starts[:-1].copy()
+    for r in range(phi.shape[0]):
+        k = top - phi[r]
+        order[fill[k]] = r
+        fill[k] += 1
+    return order, starts
+
+
+@_njit_rules()
 def _solve_position(r, n, m, params, binom, table, offsets, states, x):
     p = 2 * m
     _unrank(r, n, p, binom, x)
@@ -165,19 +196,26 @@ def _solve_position(r, n, m, params, binom, table, offsets, states, x):
     return best
 
 
-@njit(cache=True, parallel=True)
-def _build_group(rs, n, m, params, binom, table, offsets):
-    """Solve positions that do not depend on each other; return how many met an entry
-    not built yet (0 unless the dependency order is broken)."""
+@_njit_rules(parallel=True)
+def _build_level(order, starts, n, m, params, binom, table, offsets):
+    """Solve level ``n``: groups of equal potential in decreasing potential, each group
+    (whose positions never depend on each other) in parallel chunks. Returns how many
+    positions met an entry not built yet (0 unless the dependency order is broken)."""
     side = 2 * m + 3
     bad = 0
-    for j in prange(rs.shape[0]):
-        states = np.zeros((2, side), dtype=np.int64)
-        x = np.zeros(2 * m, dtype=np.int64)
-        v = _solve_position(rs[j], n, m, params, binom, table, offsets, states, x)
-        if v == UNKNOWN:
-            bad += 1
-        table[offsets[n] + rs[j]] = v
+    for k in range(starts.shape[0] - 1):
+        lo = starts[k]
+        size = starts[k + 1] - lo
+        chunks = (size + CHUNK - 1) // CHUNK
+        for c in prange(chunks):
+            states = np.zeros((2, side), dtype=np.int64)
+            x = np.zeros(2 * m, dtype=np.int64)
+            for j in range(lo + c * CHUNK, lo + min(size, (c + 1) * CHUNK)):
+                r = order[j]
+                v = _solve_position(r, n, m, params, binom, table, offsets, states, x)
+                if v == UNKNOWN:
+                    bad += 1
+                table[offsets[n] + r] = v
     return bad
 
 
@@ -213,18 +251,52 @@ def _cache_dir() -> Path:
     return Path(base) / "boardgames"
 
 
-def _version_key() -> str:
-    from boardgames.kalah import kernels
+FORMAT = 2
+"""Version of the table layout and of the build; raise it when either changes."""
 
-    h = hashlib.sha256()
-    for path in (kernels.__file__, __file__):
-        h.update(Path(path).read_bytes())
+
+@_njit_rules()
+def _rules_sample(m, params, seed, count, out):
+    """Play every move of ``count`` random positions with the rule kernels; the children
+    (and what each move returned) go into ``out``, whose hash fingerprints the rules."""
+    np.random.seed(seed)
+    side = 2 * m + 2
+    states = np.zeros((2, side + 1), dtype=np.int64)
+    k = 0
+    for _ in range(count):
+        for i in range(side):
+            states[0, i] = np.random.randint(0, 9) if i != m and i != side - 1 else 0
+        states[0, side] = np.random.randint(0, 2)
+        first = 0 if states[0, side] == 0 else m + 1
+        for pit in range(first, first + m):
+            if states[0, pit] == 0:
+                continue
+            code = apply_move(states, 0, pit, params)
+            out[k] = code * 1_000_003 + result(states, 1, params)
+            k += 1
+            for i in range(side + 1):
+                out[k] = states[1, i]
+                k += 1
+    return k
+
+
+def _version_key(pits: int, empty_capture: bool) -> str:
+    """The table format and a fingerprint of what the rule kernels do on this board, so
+    that a change of the rules never reuses an old table (and a refactoring of the
+    kernels that keeps their behaviour does not throw good tables away)."""
+    count = 500
+    out = np.zeros(count * pits * (2 * pits + 4), dtype=np.int64)
+    params = make_params(pits, "classic", "store", 1, empty_capture)
+    k = _rules_sample(pits, params, 20001, count, out)
+    h = hashlib.sha256(f"format {FORMAT}".encode())
+    h.update(out[:k].tobytes())
     return h.hexdigest()[:12]
 
 
 def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
     variant = rules + ("-empty-capture" if empty_capture else "")
-    return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{_version_key()}.npy"
+    key = _version_key(pits, empty_capture)
+    return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{key}.npy"
 
 
 def build(
@@ -247,10 +319,9 @@ def build(
     for n in range(stones + 1):
         phi = np.empty(int(sizes[n]), dtype=np.int64)
         _potentials(n, m, binom, phi)
-        order = np.argsort(-phi, kind="stable")
-        bounds = np.flatnonzero(np.diff(phi[order])) + 1
-        for group in np.split(order, bounds):
-            failures += _build_group(group.astype(np.int64), n, m, params, binom, table, offsets)
+        order, starts = _by_potential(phi, n * m)
+        del phi
+        failures += _build_level(order, starts, n, m, params, binom, table, offsets)
         if progress is not None:
             progress(n, stones)
     if failures:
