@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 from pathlib import Path
 
@@ -112,6 +113,12 @@ def _table_stones(spec: str, pits: int, total: int, rules: str) -> int:
     help="Classic-rules variant of 'Solving Kalah' (Irving et al. 2000): a last stone in an "
     "own empty pit is captured even when the pit opposite is empty.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Search threads sharing the transposition table  [default: the machine's cores]",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def solve(
     pits: int,
@@ -122,6 +129,7 @@ def solve(
     hash_mb: float,
     endgame_spec: str,
     empty_capture: bool,
+    threads: int | None,
     as_json: bool,
 ) -> None:
     """Exact value of a position under perfect play by both sides.
@@ -167,7 +175,10 @@ def solve(
         console.print(f"The game is over: {scores}: {result_text}.")
     stones = _table_stones(endgame_spec, pits, total, rules)
     table = load_table(console, pits, stones, as_json, empty_capture)
-    solver = Solver(pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture)
+    threads = threads or os.cpu_count() or 1
+    solver = Solver(
+        pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
+    )
     with console.status("Loading the solver (compiled once, then cached)…"):
         jit_seconds = solver.warm_up()
     what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
@@ -206,6 +217,7 @@ def solve(
         "endgame_hits": result.db_hits,
         "table_hits": result.tt_hits,
         "passes": len(result.passes),
+        "threads": threads,
         "jit_seconds": round(jit_seconds, 3),
     }
     if as_json:
@@ -229,7 +241,8 @@ def solve(
     rate = result.nodes / max(result.seconds, 1e-9)
     console.print(
         f"{_plural(result.nodes, 'position')} in {result.seconds:.2f} s"
-        + (f" ({rate / 1e6:.2f} M/s); " if result.nodes >= 100_000 else "; ")
+        + (f" ({rate / 1e6:.2f} M/s)" if result.nodes >= 100_000 else "")
+        + f" on {_plural(threads, 'thread')}; "
         + f"{len(result.passes)} null-window pass{'' if len(result.passes) == 1 else 'es'}; "
         "answered by the endgame "
         f"tables: {result.db_hits:,}, by the transposition table: {result.tt_hits:,}"

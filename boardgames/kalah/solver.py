@@ -37,16 +37,22 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
+from boardgames.core.numba_cache import njit_cached
+from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.endgame import EndgameTable, rank_state
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
 ENTRY_BYTES = 24
 MAX_PLY = 1024
 STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT, ETC_CUTS = 0, 1, 2, 3, 4, 5, 6
-ETC_MARGIN = 4
-"""Enhanced transposition cut-offs are tried at nodes with more stones than the endgame
-tables hold plus this many (near the tables a plain search is as cheap)."""
+ETC_MARGIN = 2
+"""Enhanced transposition cut-offs and ordering by the children's known values are used
+at nodes with more stones than the endgame tables hold plus this many (nearer the
+tables a plain search is as cheap)."""
+TT_FIRST = 1 << 60
+"""Ordering key of the table's move: always first."""
 
 
 class SearchStopped(Exception):
@@ -75,8 +81,8 @@ BIAS = 1 << 14
 
 @njit(cache=True, inline="always")
 def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
-    """What is known of ``g`` at ``states[c]`` without searching: (lower, upper)."""
-    unknown = 1 << 20
+    """What is known of ``g`` at ``states[c]`` without searching: (lower, upper), at
+    least ``[-n, n]`` for its ``n`` stones in the pits."""
     mover = states[c, 2 * m + 2]
     own = m if mover == 0 else 2 * m + 1
     opp = 2 * m + 1 if mover == 0 else m
@@ -93,13 +99,28 @@ def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
     hk = np.int64(_key(states, c, m, params[1], zob))
     bucket = np.int64(np.uint64(hk) & mask) * 2
     for slot in (bucket, bucket + 1):
-        if tt[slot, T_KEY] == hk and tt[slot, T_WORK] > 0:
-            packed = tt[slot, T_DATA]
+        packed = tt[slot, T_DATA]
+        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
             return max(-n, (packed >> 32) - BIAS), min(n, ((packed >> 16) & 0xFFFF) - BIAS)
-    return -unknown, unknown
+    return -n, n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always")
+def _sort_moves(moves, prio, ply, count):
+    """Insertion sort of ``moves[ply, :count]`` by ``prio``, highest first, stable."""
+    for i in range(1, count):
+        mv = moves[ply, i]
+        p = prio[ply, i]
+        j = i - 1
+        while j >= 0 and prio[ply, j] < p:
+            moves[ply, j + 1] = moves[ply, j]
+            prio[ply, j + 1] = prio[ply, j]
+            j -= 1
+        moves[ply, j + 1] = mv
+        prio[ply, j + 1] = p
+
+
+@njit_cached(rule_kernels, core_kernels, nogil=True, _nrt=False)
 def _search(
     states,
     alpha0,
@@ -117,11 +138,16 @@ def _search(
     db_k,
     stats,
     etc,
+    halt,
+    rotate,
 ):
     """Fail-soft alpha-beta on ``g`` of ``states[0]``; returns a bound or the value.
 
     Written without recursion (an explicit stack of frames ``fr[ply]``): numba's recursive
-    calls pay for every array argument on every node.
+    calls pay for every array argument on every node. Several threads may run it at once
+    on one table (see :meth:`Solver._g`): ``halt[0]`` set by any of them (or by a stop)
+    ends the others, which then return with ``stats[STOP]`` set; ``rotate`` turns the
+    root's move order so that the threads start on different root moves.
     """
     m = params[0]
     side = 2 * m + 2
@@ -135,10 +161,12 @@ def _search(
     while True:
         if enter:
             stats[NODES] += 1
-            if stats[STOP] != 0:
+            if halt[0] != 0:
+                stats[STOP] = 1
                 return 0
             if stats[LIMIT] > 0 and stats[NODES] > stats[LIMIT]:
                 stats[STOP] = 1
+                halt[0] = 1
                 return 0
             mover = states[ply, side]
             own = m if mover == 0 else 2 * m + 1
@@ -172,16 +200,20 @@ def _search(
             h = _key(states, ply, m, rules, zob)
             hk = np.int64(h)
             bucket = np.int64(h & mask) * 2
+            # an entry is valid when its key word xor its data word is the key: a torn
+            # write by another thread fails the test (lockless sharing)
             slot = -1
-            if tt[bucket, T_KEY] == hk and tt[bucket, T_WORK] > 0:
+            packed = tt[bucket, T_DATA]
+            if tt[bucket, T_KEY] ^ packed == hk and tt[bucket, T_WORK] > 0:
                 slot = bucket
-            elif tt[bucket + 1, T_KEY] == hk and tt[bucket + 1, T_WORK] > 0:
-                slot = bucket + 1
+            else:
+                packed = tt[bucket + 1, T_DATA]
+                if tt[bucket + 1, T_KEY] ^ packed == hk and tt[bucket + 1, T_WORK] > 0:
+                    slot = bucket + 1
             lo = -n
             hi = n
             first = -1
             if slot >= 0:
-                packed = tt[slot, T_DATA]
                 lo = max(lo, (packed >> 32) - BIAS)
                 hi = min(hi, ((packed >> 16) & 0xFFFF) - BIAS)
                 first = (packed & 0xFFFF) - 1
@@ -199,20 +231,14 @@ def _search(
             # order: the table's move, then the engine's priority (insertion sort, <= m moves)
             for i in range(count):
                 mv = moves[ply, i]
-                prio[ply, i] = 1 << 40 if mv == first else priority(states, ply, mv, params)
-            for i in range(1, count):
-                mv = moves[ply, i]
-                p = prio[ply, i]
-                j = i - 1
-                while j >= 0 and prio[ply, j] < p:
-                    moves[ply, j + 1] = moves[ply, j]
-                    prio[ply, j + 1] = prio[ply, j]
-                    j -= 1
-                moves[ply, j + 1] = mv
-                prio[ply, j + 1] = p
+                prio[ply, i] = TT_FIRST if mv == first else priority(states, ply, mv, params)
+            _sort_moves(moves, prio, ply, count)
             if etc and n > db_k + ETC_MARGIN:
                 # Enhanced transposition cut-off: a child already known (finished, in the
                 # endgame tables or bounded in the table) may refute this node unsearched.
+                # The same look at the children orders them: by the middle of what is known
+                # of the move's value (the move's gain alone when nothing is known), the
+                # table's move first, the priority breaking ties.
                 b = min(beta, hi)
                 cut = -(1 << 30)
                 for i in range(count):
@@ -223,11 +249,21 @@ def _search(
                     v = gain + gc_lo if again else gain - gc_hi
                     if v >= b and v > cut:
                         cut = v
+                    if prio[ply, i] < TT_FIRST:
+                        mid2 = 2 * gain + (gc_lo + gc_hi) if again else 2 * gain - (gc_lo + gc_hi)
+                        prio[ply, i] += mid2 << 16
                 if cut > -(1 << 30):
                     stats[ETC_CUTS] += 1
                     val = cut
                     enter = False
                     continue
+                _sort_moves(moves, prio, ply, count)
+            if ply == 0 and rotate > 0 and count > 1:
+                for _ in range(rotate % count):
+                    mv = moves[0, 0]
+                    for i in range(count - 1):
+                        moves[0, i] = moves[0, i + 1]
+                    moves[0, count - 1] = mv
             fh[ply] = hk
             fr[ply, F_A] = max(alpha, lo)
             fr[ply, F_B] = min(beta, hi)
@@ -245,6 +281,7 @@ def _search(
             fr[ply, F_OPP] = opp
         else:
             if ply == 0:
+                halt[0] = 1  # done: the other threads may stop
                 return val
             ply -= 1
             gain = fr[ply, F_GAIN]
@@ -286,10 +323,9 @@ def _search(
                     tt[target, T_WORK] = work
                 else:
                     tt[target, T_WORK] = max(work, tt[target, T_WORK])
-                tt[target, T_KEY] = fh[ply]
-                tt[target, T_DATA] = (
-                    ((lo + BIAS) << 32) | ((hi + BIAS) << 16) | (fr[ply, F_MOVE] + 1)
-                )
+                packed = ((lo + BIAS) << 32) | ((hi + BIAS) << 16) | (fr[ply, F_MOVE] + 1)
+                tt[target, T_DATA] = packed
+                tt[target, T_KEY] = fh[ply] ^ packed
                 val = best
                 continue
         # play the next child of the node at ply
@@ -324,8 +360,26 @@ class SolveResult:
     passes: list[tuple[int, int, float]] = field(default_factory=list)  # (lower, upper, s)
 
 
+class _Worker:
+    """One search thread's own buffers (the table is shared)."""
+
+    def __init__(self, pits: int) -> None:
+        self.states = np.zeros((MAX_PLY, 2 * pits + 3), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, pits), dtype=np.int64)
+        self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
+        self.fh = np.zeros(MAX_PLY, dtype=np.int64)
+        self.stats = np.zeros(7, dtype=np.int64)
+        self.value = 0
+
+
 class Solver:
-    """Holds the buffers and the transposition table; reuse it for many positions."""
+    """Holds the buffers and the transposition table; reuse it for many positions.
+
+    ``threads`` > 1 runs every null-window test on that many threads over the one table
+    (lazy SMP: each thread starts on a different root move, all share what the others
+    have proved, the first to finish answers the test); the values are the same.
+    """
 
     def __init__(
         self,
@@ -335,11 +389,14 @@ class Solver:
         endgame: EndgameTable | None = None,
         seed: int = 20001,
         empty_capture: bool = False,
+        threads: int = 1,
     ) -> None:
         if endgame is not None and (
             endgame.pits != pits or rules != "classic" or endgame.empty_capture != empty_capture
         ):
             raise ValueError("the endgame table must match the board and the rules")
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
         self.pits = pits
         self.rules = rules
         self.empty_capture = empty_capture
@@ -348,13 +405,11 @@ class Solver:
         self.tt = np.zeros((size, 3), dtype=np.int64)
         rng = np.random.default_rng(seed)
         self.zob = rng.integers(0, 2**63, size=(2 * pits + 3, 2 * 480 + 2), dtype=np.uint64)
-        self.states = np.zeros((MAX_PLY, 2 * pits + 3), dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY, pits), dtype=np.int64)
-        self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
-        self.stats = np.zeros(7, dtype=np.int64)
+        self.workers = [_Worker(pits) for _ in range(threads)]
+        self.halt = np.zeros(1, dtype=np.int64)
+        self._stopped = False
+        self.limit = 0
         self.etc = True
-        self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
-        self.fh = np.zeros(MAX_PLY, dtype=np.int64)
         if endgame is None:
             self.db = np.zeros(1, dtype=np.int8)
             self.dbo = np.zeros(2, dtype=np.int64)
@@ -363,6 +418,10 @@ class Solver:
         else:
             self.db, self.dbo, self.binom = endgame.table, endgame.offsets, endgame.binom
             self.db_k = endgame.stones
+
+    def count(self, counter: int) -> int:
+        """A counter (``NODES``, ``DB_HITS``, ...) summed over the threads."""
+        return int(sum(int(w.stats[counter]) for w in self.workers))
 
     @property
     def table_bytes(self) -> int:
@@ -395,35 +454,61 @@ class Solver:
 
     def stop(self) -> None:
         """Ask a running search to stop (from another thread)."""
-        self.stats[STOP] = 1
+        self._stopped = True
+        self.halt[0] = 1
 
     def _params(self, state: np.ndarray) -> np.ndarray:
         m = self.pits
         total = int(state[: 2 * m + 2].sum())
         return make_params(m, self.rules, "store", total, self.empty_capture)
 
-    def _g(self, state: np.ndarray, alpha: int, beta: int) -> int:
-        self.states[0] = state
-        return int(
+    def _run(self, w: _Worker, params: np.ndarray, alpha: int, beta: int, rotate: int) -> None:
+        w.stats[STOP] = 0
+        w.stats[LIMIT] = self.limit
+        w.value = int(
             _search(
-                self.states,
+                w.states,
                 alpha,
                 beta,
-                self._params(state),
-                self.moves,
-                self.prio,
-                self.frames,
-                self.fh,
+                params,
+                w.moves,
+                w.prio,
+                w.frames,
+                w.fh,
                 self.tt,
                 self.zob,
                 self.db,
                 self.dbo,
                 self.binom,
                 self.db_k,
-                self.stats,
+                w.stats,
                 self.etc,
+                self.halt,
+                rotate,
             )
         )
+
+    def _g(self, state: np.ndarray, alpha: int, beta: int) -> int:
+        """One fail-soft search of ``g`` in the window (alpha, beta), on every thread."""
+        self.halt[0] = 0
+        if self._stopped:  # after the reset: a stop can never be lost
+            raise SearchStopped
+        params = self._params(state)
+        for w in self.workers:
+            w.states[0] = state
+        helpers = [
+            threading.Thread(target=self._run, args=(w, params, alpha, beta, i + 1))
+            for i, w in enumerate(self.workers[1:])
+        ]
+        for t in helpers:
+            t.start()
+        self._run(self.workers[0], params, alpha, beta, 0)
+        for t in helpers:
+            t.join()
+        for w in self.workers:
+            if not w.stats[STOP]:
+                return w.value
+        raise SearchStopped
 
     def store_difference(self, state: np.ndarray, player: int | None = None) -> int:
         """Own store minus the opponent's, for ``player`` (default: the side to move)."""
@@ -457,8 +542,6 @@ class Solver:
         while lower < upper:
             beta = g if g > lower else up(g + 1)
             v = self._g(state, beta - 1, beta)
-            if self.stats[STOP]:
-                raise SearchStopped
             if v < beta:
                 upper = g = down(v)
             else:
@@ -481,8 +564,7 @@ class Solver:
         visited that many positions; ``guess`` is MTD(f)'s first try for the value.
         """
         t0 = time.perf_counter()
-        self.stats[:] = 0
-        self.stats[LIMIT] = node_limit
+        self._reset(node_limit)
         sd = self.store_difference(state)
         passes: list[tuple[int, int, float]] = []
 
@@ -498,13 +580,19 @@ class Solver:
         return SolveResult(
             g + sd,
             best,
-            int(self.stats[NODES]),
+            self.count(NODES),
             time.perf_counter() - t0,
-            int(self.stats[DB_HITS]),
-            int(self.stats[TT_HITS]),
-            int(self.stats[BOUND_CUTS]),
+            self.count(DB_HITS),
+            self.count(TT_HITS),
+            self.count(BOUND_CUTS),
             passes,
         )
+
+    def _reset(self, node_limit: int) -> None:
+        """Zero the counters; ``node_limit`` positions (0: no limit) per thread."""
+        for w in self.workers:
+            w.stats[:] = 0
+        self.limit = node_limit
 
     def _child(self, state: np.ndarray, pit: int) -> tuple[np.ndarray, bool, int]:
         """The position after sowing ``pit``, whether the mover goes again, and the change
@@ -547,9 +635,7 @@ class Solver:
         :class:`SearchStopped` past ``node_limit`` positions (0: no limit)."""
         if self.is_over(state):
             return int(result(state.reshape(1, -1), 0, self._params(state)))
-        self.stats[STOP] = 0
-        self.stats[NODES] = 0
-        self.stats[LIMIT] = node_limit
+        self._reset(node_limit)
         return self.gain(state) + self.store_difference(state)
 
     def best_line(self, state: np.ndarray, g: int) -> list[int]:

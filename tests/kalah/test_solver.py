@@ -110,6 +110,35 @@ def test_node_limit_stops_and_solver_recovers() -> None:
     assert solver.solve(state).value == Solver(4).solve(state).value
 
 
+def test_threads_share_the_table_and_agree() -> None:
+    """Two threads over one table (lazy SMP) give the one-thread values, on random middle
+    games of 4 and 5 pits and on start positions (checked against the exhaustive search
+    where it is quick)."""
+    rng = np.random.default_rng(23)
+    for pits in (4, 5):
+        one = Solver(pits, hash_mb=8)
+        two = Solver(pits, hash_mb=8, threads=2)
+        for _ in range(12):
+            state = random_position(rng, pits, int(rng.integers(8, 17)), "classic")
+            assert two.value(state) == one.value(state), state
+    for pits, seeds in ((3, 3), (4, 3)):
+        state = Kalah(pits, seeds).initial_state()
+        solved = Solver(pits, threads=2).solve(state)
+        assert solved.value == Solver(pits).solve(state).value
+        assert solved.nodes > 0 and solved.best
+    state = Kalah(3, 3).initial_state()
+    assert Solver(3, threads=2).solve(state).value == exhaustive(Kalah(3, 3), state)
+
+
+def test_table_cache_key_follows_the_rules() -> None:
+    """The cache key fingerprints what the rule kernels do: stable, and different for the
+    empty-capture variant (whose tables differ)."""
+    assert endgame.cache_path(4, 8, "classic") == endgame.cache_path(4, 8, "classic")
+    assert endgame.cache_path(4, 8, "classic").name.rsplit("-", 1)[1] != endgame.cache_path(
+        4, 8, "classic", empty_capture=True
+    ).name.rsplit("-", 1)[1]
+
+
 def test_table_stays_within_its_budget() -> None:
     for mb in (0.5, 3, 64):
         assert Solver(6, hash_mb=mb).table_bytes <= mb * 2**20
