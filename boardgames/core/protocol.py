@@ -56,13 +56,16 @@ def is_terminal_score(score: int) -> bool:
 
 
 def describe_score(score: int) -> str:
-    """Human text for a score: ``win by 4 in 7 plies``, ``loss by 2 in 5 plies`` or a number."""
+    """Human text for a score: ``win by 4 in 7 plies``, ``loss by 2 in 5 plies`` or a number
+    (``win by 4`` for a proven score without a ply count: an endgame table's value)."""
     if not is_terminal_score(score):
         return f"{score:+d}"
     rest = abs(score) - WIN
     margin = -(-rest // MARGIN_UNIT)  # ceil: the ply count was subtracted
     plies = margin * MARGIN_UNIT - rest
     word = "win" if score > 0 else "loss"
+    if plies == 0:
+        return f"{word} by {margin}"
     return f"{word} by {margin} in {plies} {'ply' if plies == 1 else 'plies'}"
 
 

@@ -30,7 +30,12 @@ from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
 )
-from boardgames.kalah.program import engine_for, program_compound, value_text
+from boardgames.kalah.program import (
+    ENDGAME_STRATEGY,
+    engine_for,
+    program_compound,
+    value_text,
+)
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, read_record, replay
 from boardgames.kalah.rules import RULE_SETS
 
@@ -315,7 +320,9 @@ class KalahPlay:
             pits, result = program_compound(self.game, self.state, self.program)
             seconds = time.perf_counter() - t0
         value = value_text(result.value, self.program.evaluation)
-        if is_terminal_score(result.value):
+        if result.strategy == ENDGAME_STRATEGY:
+            value += " (exact: endgame tables)"
+        elif is_terminal_score(result.value):
             value += " (exact)"
         subject = "I move" if self.one_human else f"{PLAYER_NAMES[player]} moves"
         self.console.print(
@@ -404,7 +411,12 @@ class KalahPlay:
             pits, result = program_compound(self.game, self.state, self.program)
         self.console.print(
             f"Hint: sow {' then '.join(map(str, pits))} "
-            f"(value {value_text(result.value, self.program.evaluation)} at depth {result.depth})."
+            f"(value {value_text(result.value, self.program.evaluation)} "
+            + (
+                "exact, from the endgame tables)."
+                if result.strategy == ENDGAME_STRATEGY
+                else f"at depth {result.depth})."
+            )
         )
 
     def undo(self) -> None:
@@ -745,6 +757,7 @@ def analyse(
                 "best": list(pits),
                 "value": result.value,
                 "value_text": value_text(result.value, evaluation),
+                "endgame_table": result.strategy == ENDGAME_STRATEGY,
                 "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
                 "nodes": result.nodes,
                 "seconds": round(seconds, 3),
@@ -755,10 +768,16 @@ def analyse(
     console.print(
         f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, pits))}[/]"
     )
-    console.print(
-        f"Value {value_text(result.value, evaluation)} for {PLAYER_NAMES[player]} "
-        f"(depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
-        f"eval {evaluation}, {config.strategy})"
+    how = (
+        "exact, from the endgame tables"
+        if result.strategy == ENDGAME_STRATEGY
+        else f"depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
+        f"eval {evaluation}, {config.strategy}"
     )
+    value = value_text(result.value, evaluation)
+    console.print(f"Value {value} for {PLAYER_NAMES[player]} ({how})")
     console.print(f"Principal variation: {_pv_text(groups)}")
-    console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")
+    if result.strategy == ENDGAME_STRATEGY:
+        console.print(f"[dim]looked up in the endgame tables in {seconds:.2f} s[/]")
+    else:
+        console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")

@@ -330,6 +330,18 @@ def build(
     return EndgameTable(m, stones, rules, table, offsets, binom, seconds, None, empty_capture)
 
 
+def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False) -> list[int]:
+    """Stone limits of the tables in the disk cache for this board and the present rules."""
+    path = cache_path(pits, 0, rules, empty_capture)
+    head, tail = path.name.split(f"-{pits}p-0s-")
+    found = []
+    for p in path.parent.glob(f"{head}-{pits}p-*s-{tail}"):
+        k = p.name[len(head) + len(f"-{pits}p-") :].split("s-", 1)[0]
+        if k.isdecimal():
+            found.append(int(k))
+    return sorted(found)
+
+
 def load_or_build(
     pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
 ) -> EndgameTable:

@@ -13,16 +13,105 @@ engine is tested against, and the "classic program" of the matches.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from boardgames.core.protocol import SearchResult, State, describe_score, is_terminal_score
+from boardgames.core.protocol import (
+    SearchResult,
+    State,
+    describe_score,
+    is_terminal_score,
+    terminal_score,
+)
 from boardgames.core.search import alphabeta
 from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
+
+if TYPE_CHECKING:
+    from boardgames.kalah.endgame import EndgameTable
 
 DEFAULT_DEPTH = 6
 """Depth (compound moves) of the pure-Python reference program."""
 
 _ENGINES: dict[tuple[Kalah, EngineConfig], KalahEngine] = {}
+ENDGAME_STRATEGY = "endgame table"
+"""``SearchResult.strategy`` of a move taken from the endgame tables (exact value)."""
+SMALL_TABLE_ENTRIES = 3_000_000
+"""With no table in the cache, play builds one of at most this many positions (1-2 s)."""
+LARGEST_PLAY_TABLE = 300_000_000
+"""Play loads no cached table bigger than this (bytes of memory)."""
+_TABLES: dict[tuple[int, bool, int], EndgameTable] = {}
+
+
+def small_table_stones(pits: int) -> int:
+    """Stones of the largest table of at most :data:`SMALL_TABLE_ENTRIES` positions."""
+    from boardgames.kalah import endgame
+
+    k = 0
+    while endgame.table_entries(pits, k + 1) <= SMALL_TABLE_ENTRIES:
+        k += 1
+    return k
+
+
+def endgame_table(game: Kalah, stones: int) -> EndgameTable | None:
+    """The endgame table play and analyse use for a position with ``stones`` stones in the
+    pits, or None (other rules, or no table that holds it). It is the smallest table in
+    the disk cache that holds the position (``kalah solve`` builds big ones), else a
+    small one built once (a second or two) when a game first gets that far."""
+    from boardgames.kalah import endgame
+
+    if game.rules != "classic":
+        return None
+    ec = game.empty_capture
+    fits = [
+        k
+        for k in endgame.cached_stones(game.pits, "classic", ec)
+        if k >= stones and endgame.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
+    ]
+    small = small_table_stones(game.pits)
+    if not fits and stones > small:
+        return None
+    key = (game.pits, ec, min(fits) if fits else small)
+    if key not in _TABLES:
+        _TABLES[key] = endgame.load_or_build(game.pits, key[2], empty_capture=ec)
+    return _TABLES[key]
+
+
+def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], SearchResult] | None:
+    """Perfect play from the endgame tables: the compound move that keeps the exact value
+    (the first such sowing in pit order each time), or None when no table covers
+    ``state``. The value is the final margin, as a proven score."""
+    m = game.pits
+    table = endgame_table(game, int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum()))
+    if table is None or game.outcome(state) is not None:
+        return None
+    player = game.to_move(state)
+    value = exact_margin(game, table, state)
+    pits: list[int] = []
+    while game.outcome(state) is None and game.to_move(state) == player:
+        for pit in game.legal_moves(state):
+            child, again = game.play(state, pit)
+            margin = exact_margin(game, table, child)
+            if margin == (value if game.to_move(child) == player else -value):
+                break
+        else:  # pragma: no cover - the table's value is reached by one of the moves
+            raise AssertionError("no move keeps the endgame table's value")
+        pits.append(pit)
+        state = child
+        if not again:
+            break
+    score = terminal_score(value, 0)
+    return tuple(pits), SearchResult(score, pits[0], list(pits), 0, 0, ENDGAME_STRATEGY)
+
+
+def exact_margin(game: Kalah, table: EndgameTable, state: State) -> int:
+    """Final margin for the side to move in ``state`` under perfect play (``state`` inside
+    ``table``, or finished)."""
+    out = game.outcome(state)
+    if out is not None:
+        return out
+    m = game.pits
+    own, opp = (m, 2 * m + 1) if game.to_move(state) == 0 else (2 * m + 1, m)
+    return int(state[own] - state[opp]) + table.value(state)
 
 
 def engine_for(game: Kalah, config: EngineConfig) -> KalahEngine:
@@ -44,7 +133,13 @@ def value_text(score: int, evaluation: str) -> str:
 def program_compound(
     game: Kalah, state: State, config: EngineConfig
 ) -> tuple[tuple[int, ...], SearchResult]:
-    """The program's whole compound move and its search (value, PV, positions, depth)."""
+    """The program's whole compound move and its search (value, PV, positions, depth).
+
+    Inside the endgame tables the move is perfect and its value exact
+    (:func:`endgame_compound`); elsewhere the engine searches."""
+    exact = endgame_compound(game, state)
+    if exact is not None:
+        return exact
     answer = engine_for(game, config).best_move(state)
     result = SearchResult(
         answer.value, answer.move[0] if answer.move else None, list(answer.pv), answer.nodes,

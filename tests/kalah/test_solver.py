@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from boardgames.cli import cli
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah import endgame
+from boardgames.kalah import endgame, program
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record
 from boardgames.kalah.solver import SearchStopped, Solver
@@ -134,9 +134,47 @@ def test_table_cache_key_follows_the_rules() -> None:
     """The cache key fingerprints what the rule kernels do: stable, and different for the
     empty-capture variant (whose tables differ)."""
     assert endgame.cache_path(4, 8, "classic") == endgame.cache_path(4, 8, "classic")
-    assert endgame.cache_path(4, 8, "classic").name.rsplit("-", 1)[1] != endgame.cache_path(
-        4, 8, "classic", empty_capture=True
-    ).name.rsplit("-", 1)[1]
+    assert (
+        endgame.cache_path(4, 8, "classic").name.rsplit("-", 1)[1]
+        != endgame.cache_path(4, 8, "classic", empty_capture=True).name.rsplit("-", 1)[1]
+    )
+
+
+def test_play_and_analyse_move_perfectly_inside_the_tables(tmp_path, monkeypatch) -> None:
+    """Inside the endgame tables the program's compound move keeps the exact value (checked
+    against the exhaustive search), and analyse and play say that the tables answered."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(program, "SMALL_TABLE_ENTRIES", 50_000)  # 4 pits: 10 stones
+    monkeypatch.setattr(program, "_TABLES", {})
+    game = Kalah(4, 1)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(40):
+        state = random_position(rng, 4, int(rng.integers(2, 11)), "classic")
+        if game.outcome(state) is not None:
+            continue
+        pits, result = program.endgame_compound(game, state)
+        value = score_margin(result.value) or 0
+        assert value == exhaustive(game, state), state
+        after = state
+        for pit in pits:
+            after, _ = game.play(after, pit)
+        rest = exhaustive(game, after)
+        assert (rest if game.to_move(after) == game.to_move(state) else -rest) == value
+        checked += 1
+    assert checked > 20
+    # more stones than any table holds: the engine searches instead
+    assert program.endgame_compound(game, Kalah(4, 4).initial_state()) is None
+    board = "0 1 0 2 5 1 0 0 1 4"
+    out = run(["kalah", "analyse", "--board", board, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    state = Kalah(4, 1).make_state([int(x) for x in board.split()], 0)
+    assert data["endgame_table"] and score_margin(data["value"]) == exhaustive(game, state)
+    out = run(["kalah", "play", "--pits", "3", "--seeds", "1", "--a", "program", "--b", "program",
+               "--no-step", "--record", str(tmp_path / "g.klh")])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert "(exact: endgame tables)" in out.output
 
 
 def test_table_stays_within_its_budget() -> None:
