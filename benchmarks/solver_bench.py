@@ -1,6 +1,7 @@
 """Kalah solver benchmark: endgame-table builds and exact values of small boards.
 
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
+                                      [--threads T] [--parallel 5x4 --repeat R]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
 rules and under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
@@ -8,7 +9,10 @@ Kalah" (ICGA Journal 2000), and prints value, best move, positions and seconds n
 the published value where one is known. Boards whose solve runs past --budget seconds
 are reported as not reached. Small boards (at most --check stones) are checked against
 the plain exhaustive reference search (core/search.py) as well. Endgame tables of each
-size in --tables are built once, timed and sized (6 pits).
+size in --tables are built once, timed and sized (6 pits). The boards are solved on
+--threads threads (default: every core). --parallel BOARD solves that board --repeat
+times on one thread and on every core, alternately, and reports the median wall times,
+their ratio and that the values agree.
 
 Writes benchmarks/results/solver_bench.json.
 """
@@ -17,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -39,14 +45,16 @@ PUBLISHED_EMPTY_CAPTURE = {
 }
 
 
-def solve_board(pits: int, seeds: int, empty_capture: bool, budget: float) -> dict:
+def solve_board(
+    pits: int, seeds: int, empty_capture: bool, budget: float, threads: int = 1
+) -> dict:
     game = Kalah(pits, seeds, empty_capture=empty_capture)
     state = game.initial_state()
     k = auto_stones(pits, game.total_stones)
     t0 = time.perf_counter()
     table = endgame.load_or_build(pits, k, empty_capture=empty_capture) if k > 0 else None
     table_seconds = time.perf_counter() - t0
-    solver = Solver(pits, hash_mb=512, endgame=table, empty_capture=empty_capture)
+    solver = Solver(pits, hash_mb=2048, endgame=table, empty_capture=empty_capture, threads=threads)
     jit = solver.warm_up()
     timer = threading.Timer(budget, solver.stop)
     timer.start()
@@ -74,8 +82,32 @@ def solve_board(pits: int, seeds: int, empty_capture: bool, budget: float) -> di
         "seconds": r.seconds,
         "endgame_stones": k,
         "endgame_seconds": table_seconds,
+        "threads": threads,
         "jit_seconds": jit,
         "published": PUBLISHED_EMPTY_CAPTURE.get((pits, seeds)) if empty_capture else None,
+    }
+
+
+def compare_threads(pits: int, seeds: int, threads: int, repeat: int, budget: float) -> dict:
+    """One thread against ``threads`` on one board, alternately: median wall seconds."""
+    times: dict[int, list[float]] = {1: [], threads: []}
+    values = set()
+    for _ in range(repeat):
+        for t in (1, threads):
+            row = solve_board(pits, seeds, False, budget, t)
+            if not row["reached"]:
+                return {"board": f"{pits}x{seeds}", "reached": False, "budget": budget}
+            times[t].append(row["seconds"])
+            values.add(row["value"])
+    one, many = statistics.median(times[1]), statistics.median(times[threads])
+    return {
+        "board": f"{pits}x{seeds}",
+        "threads": threads,
+        "seconds_one_thread": one,
+        "seconds_all_threads": many,
+        "speedup": one / many,
+        "values_agree": len(values) == 1,
+        "runs": times,
     }
 
 
@@ -91,9 +123,12 @@ def main() -> None:
         "--boards",
         default="1x1,2x1,2x2,3x1,3x2,3x3,4x1,4x2,4x3,4x4,5x1,5x2,5x3,5x4,6x1,6x2,6x3,6x4",
     )
-    parser.add_argument("--tables", default="10,12,14")
+    parser.add_argument("--tables", default="10,12,14,16,18,20")
     parser.add_argument("--budget", type=float, default=600.0)
     parser.add_argument("--check", type=int, default=12, help="stones for the reference check")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--parallel", default="5x4", help="board for 1 vs all threads ('': skip)")
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     console = Console(width=120)
     tables = []
@@ -113,7 +148,7 @@ def main() -> None:
     for spec in args.boards.split(","):
         pits, seeds = (int(x) for x in spec.split("x"))
         for ec in (False, True):
-            row = solve_board(pits, seeds, ec, args.budget)
+            row = solve_board(pits, seeds, ec, args.budget, args.threads)
             if row["reached"] and 2 * pits * seeds <= args.check:
                 row["reference"] = reference(pits, seeds, ec)
             rows.append(row)
@@ -158,6 +193,11 @@ def main() -> None:
             str(r["endgame_stones"]),
         )
     console.print(table)
+    parallel = None
+    if args.parallel:
+        pits, seeds = (int(x) for x in args.parallel.split("x"))
+        parallel = compare_threads(pits, seeds, args.threads, args.repeat, args.budget)
+        console.print(parallel)
     out = Path(__file__).parent / "results" / "solver_bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(
@@ -166,6 +206,7 @@ def main() -> None:
                 "machine": platform.processor() or platform.machine(),
                 "tables": tables,
                 "boards": rows,
+                "parallel": parallel,
             },
             indent=2,
         )

@@ -14,19 +14,23 @@ from boardgames.core.protocol import GameError, describe_score
 from boardgames.kalah.cli import _board_options, _score_text, _setup, parse_board
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 
-AUTO_TABLE_ENTRIES = 16_000_000
+SMALL_HASH_MB = 64
+"""Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
+clear (the memory is touched page by page) than the search takes."""
+AUTO_TABLE_ENTRIES = 256_000_000
 """With ``--endgame auto``: the largest table of at most this many entries (bytes)."""
 
 
 def auto_stones(pits: int, total: int) -> int:
-    """The endgame-table stone limit ``--endgame auto`` picks for a board."""
+    """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
+    table of at most :data:`AUTO_TABLE_ENTRIES` positions, and no more than half the
+    stones plus two (a table that covers more of a small board costs more to build than
+    it saves; 6 pits: 20 stones, 226 M positions, built once in 2-4 minutes)."""
     from boardgames.kalah.endgame import MAX_TABLE_STONES, table_entries
 
+    top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
     k = 0
-    while (
-        k + 1 <= min(total - 1, MAX_TABLE_STONES)
-        and table_entries(pits, k + 1) <= AUTO_TABLE_ENTRIES
-    ):
+    while k + 1 <= top and table_entries(pits, k + 1) <= AUTO_TABLE_ENTRIES:
         k += 1
     return k
 
@@ -100,11 +104,10 @@ def _table_stones(spec: str, pits: int, total: int, rules: str) -> int:
 @click.option(
     "--hash",
     "hash_mb",
-    type=click.FloatRange(1, 16384),
-    default=1024,
-    show_default=True,
-    help="Transposition table size in MiB (big boards are limited by it: 6 x 3 needs 2.6 "
-    "times fewer positions with 3 GiB than with 512 MiB).",
+    type=click.FloatRange(1, 65536),
+    default=None,
+    help="Transposition table size in MiB  [default: 64 up to 30 stones in the pits, "
+    "else 1024; big boards are limited by it: give it what memory allows]",
 )
 @_endgame_option
 @click.option(
@@ -126,7 +129,7 @@ def solve(
     rules: str,
     board: str | None,
     to_move: str,
-    hash_mb: float,
+    hash_mb: float | None,
     endgame_spec: str,
     empty_capture: bool,
     threads: int | None,
@@ -176,6 +179,8 @@ def solve(
     stones = _table_stones(endgame_spec, pits, total, rules)
     table = load_table(console, pits, stones, as_json, empty_capture)
     threads = threads or os.cpu_count() or 1
+    if hash_mb is None:
+        hash_mb = SMALL_HASH_MB if total - int(state[pits] + state[2 * pits + 1]) <= 30 else 1024
     solver = Solver(
         pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )

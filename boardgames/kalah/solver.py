@@ -427,16 +427,21 @@ class Solver:
     def table_bytes(self) -> int:
         return int(self.tt.nbytes)
 
-    def estimate(self, state: np.ndarray, seconds: float = 0.3) -> int:
+    def estimate(self, state: np.ndarray, seconds: float | None = None) -> int:
         """A first guess of the final margin (MTD(f) needs fewer passes the closer it is):
-        the engine's depth-limited search with the store evaluation for ``seconds``."""
+        the engine's depth-limited search with the store evaluation for ``seconds``
+        (default 0.3 s, 0.05 s up to 30 stones in the pits)."""
         from boardgames.core.protocol import score_margin
         from boardgames.kalah.engine import EngineConfig, KalahEngine
         from boardgames.kalah.game import Kalah
 
         if self.is_over(state):
             return self.store_difference(state)
-        game = Kalah(self.pits, 1, self.rules, empty_capture=self.empty_capture)
+        m = self.pits
+        if seconds is None:
+            small = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum()) <= 30
+            seconds = 0.05 if small else 0.3
+        game = Kalah(m, 1, self.rules, empty_capture=self.empty_capture)
         config = EngineConfig(time=seconds, evaluation="store")
         value = KalahEngine(game, config).search(state).value
         margin = score_margin(value)
