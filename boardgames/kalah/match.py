@@ -192,27 +192,33 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_all(tasks: list[MatchTask], jobs: int, progress: Progress) -> list[GameRecord]:
+def _run_all(
+    tasks: list[MatchTask], jobs: int, progress: Progress
+) -> tuple[list[GameRecord], bool]:
+    """The finished games, in order, and whether Ctrl-C stopped the match early."""
     task_id = progress.add_task("playing", total=len(tasks))
     records: list[GameRecord] = []
-    if jobs == 1:
-        for t in tasks:
-            records.append(play_game(t))
-            progress.advance(task_id)
-        return records
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(jobs, initializer=_ignore_interrupt)
     try:
-        for record in pool.imap_unordered(play_game, tasks):
-            records.append(record)
-            progress.advance(task_id)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-    return sorted(records, key=lambda r: r.index)
+        if jobs == 1:
+            for t in tasks:
+                records.append(play_game(t))
+                progress.advance(task_id)
+            return records, False
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        pool = ctx.Pool(jobs, initializer=_ignore_interrupt)
+        try:
+            for record in pool.imap_unordered(play_game, tasks):
+                records.append(record)
+                progress.advance(task_id)
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
+    except KeyboardInterrupt:
+        return sorted(records, key=lambda r: r.index), True
+    return sorted(records, key=lambda r: r.index), False
 
 
 @click.command("match")
@@ -279,8 +285,13 @@ def match(
         transient=True,
     )
     with progress:
-        records = _run_all(tasks, jobs, progress)
+        records, stopped = _run_all(tasks, jobs, progress)
     elapsed = time.perf_counter() - t0
+    if stopped:
+        err.print(f"Stopped (Ctrl-C) after {len(records)} of {games} games.")
+        if not records:
+            raise SystemExit(130)
+        games = len(records)
     summary = summarise(records)
     a_times = [s for r in records for s in r.a_seconds]
     b_times = [s for r in records for s in r.b_seconds]
@@ -327,4 +338,9 @@ def match(
             f"{max(times, default=0.0):.3f}",
         )
     out.print(table)
-    out.print(f"{games} games in {elapsed:.1f} s on {jobs} process{'es' if jobs > 1 else ''}.")
+    out.print(
+        f"{games} game{'s' if games != 1 else ''} in {elapsed:.1f} s on {jobs} "
+        f"process{'es' if jobs > 1 else ''}."
+    )
+    if stopped:
+        raise SystemExit(130)

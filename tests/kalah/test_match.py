@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from boardgames.cli import cli
 from boardgames.core.protocol import GameError
+from boardgames.kalah import match as match_module
 from boardgames.kalah.engine import DEFAULT_TIME
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.match import GameRecord, MatchTask, opening, parse_spec, play_game, summarise
@@ -103,3 +104,24 @@ def test_bad_options_are_one_line(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["kalah", "match", *args])
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_ctrl_c_shows_the_games_finished_so_far(monkeypatch) -> None:
+    real = match_module.play_game
+    calls = []
+
+    def interrupted(task):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(match_module, "play_game", interrupted)
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "match", "--a", "depth=2", "--b", "depth=1", "--games", "6", "--pits", "3",
+         "--seeds", "2", "--jobs", "1"],
+    )  # fmt: skip
+    assert result.exit_code == 130
+    assert "Stopped (Ctrl-C) after 2 of 6 games." in result.output
+    assert "2 games in" in result.output and "Aborted" not in result.output
