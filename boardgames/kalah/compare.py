@@ -155,7 +155,7 @@ def compare_command(
         out.print(comparison_table(rows, title))
         for note in notes:
             out.print(f"[dim]({note})[/]")
-        if not problems:
+        if not problems and len(rows) > 1:
             out.print(
                 f"[bold green]All {len(rows)} runs agree[/] on every value"
                 + (" and on the moves that the rules of minimax and alphabeta fix." if any(
