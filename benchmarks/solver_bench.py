@@ -1,7 +1,7 @@
 """Kalah solver benchmark: endgame-table builds and exact values of small boards.
 
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
-                                      [--threads T] [--parallel 5x4 --repeat R]
+                                      [--threads T] [--parallel 6x3 --repeat R]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
 rules and under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
@@ -127,7 +127,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=600.0)
     parser.add_argument("--check", type=int, default=12, help="stones for the reference check")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--parallel", default="5x4", help="board for 1 vs all threads ('': skip)")
+    parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     console = Console(width=120)

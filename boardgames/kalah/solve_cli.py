@@ -138,10 +138,10 @@ def solve(
     """Exact value of a position under perfect play by both sides.
 
     The value is the final margin (own store minus the opponent's at the end) for the
-    player to move; the best move is the first compound move, in pit order, that keeps
-    it. The search (MTD(f): null-window tests that close in on the value) shows its
-    bounds as it goes; Ctrl-C stops it. Small boards take seconds; 6 x 4 and more take
-    minutes.
+    player to move; the best move is a compound move that keeps it (the one the search
+    proved). The search (MTD(f): null-window tests that close in on the value) shows its
+    bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds (once the endgame
+    tables are built and cached); 6 x 4 takes minutes.
     """
     from boardgames.kalah.solver import Solver, solve_in_thread
 

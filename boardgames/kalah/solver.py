@@ -120,6 +120,18 @@ def _sort_moves(moves, prio, ply, count):
         prio[ply, j + 1] = p
 
 
+@njit(cache=True)
+def _table_move(states, m, rules, tt, zob):
+    h = _key(states, 0, m, rules, zob)
+    hk = np.int64(h)
+    bucket = np.int64(h & np.uint64(tt.shape[0] // 2 - 1)) * 2
+    for slot in (bucket, bucket + 1):
+        packed = tt[slot, T_DATA]
+        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
+            return (packed & 0xFFFF) - 1
+    return -1
+
+
 @njit_cached(rule_kernels, core_kernels, nogil=True, _nrt=False)
 def _search(
     states,
@@ -643,11 +655,21 @@ class Solver:
         self._reset(node_limit)
         return self.gain(state) + self.store_difference(state)
 
+    def table_move(self, state: np.ndarray) -> int:
+        """The best move the transposition table holds for ``state``, or -1."""
+        row = state.reshape(1, -1)
+        return int(_table_move(row, self.pits, self._params(state)[1], self.tt, self.zob))
+
     def best_line(self, state: np.ndarray, g: int) -> list[int]:
-        """The first compound move (in pit order) that keeps the gain ``g``."""
+        """A compound move that keeps the gain ``g``: at each sowing the table's move when
+        it keeps ``g`` (one quick null-window test: the search has just proved it), else
+        the first in pit order that does."""
         line: list[int] = []
         while True:
-            pit = next((p for p in self.legal(state) if self.reaches(state, p, g)), None)
+            legal = self.legal(state)
+            first = self.table_move(state)
+            order = ([first] if first in legal else []) + [p for p in legal if p != first]
+            pit = next((p for p in order if self.reaches(state, p, g)), None)
             if pit is None:
                 return line
             line.append(pit)
