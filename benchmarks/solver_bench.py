@@ -35,7 +35,7 @@ from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
 from boardgames.kalah import endgame
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solve_cli import auto_stones
+from boardgames.kalah.solve_cli import auto_stones, default_hash_mb
 from boardgames.kalah.solver import SearchStopped, Solver
 
 PUBLISHED_EMPTY_CAPTURE = {
@@ -54,7 +54,11 @@ def solve_board(
     t0 = time.perf_counter()
     table = endgame.load_or_build(pits, k, empty_capture=empty_capture) if k > 0 else None
     table_seconds = time.perf_counter() - t0
-    solver = Solver(pits, hash_mb=2048, endgame=table, empty_capture=empty_capture, threads=threads)
+    stones = 2 * pits * seeds
+    hash_mb = default_hash_mb(stones) if stones <= 40 else 8192
+    solver = Solver(
+        pits, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
+    )
     jit = solver.warm_up()
     timer = threading.Timer(budget, solver.stop)
     timer.start()
@@ -83,6 +87,7 @@ def solve_board(
         "endgame_stones": k,
         "endgame_seconds": table_seconds,
         "threads": threads,
+        "hash_mb": hash_mb,
         "jit_seconds": jit,
         "published": PUBLISHED_EMPTY_CAPTURE.get((pits, seeds)) if empty_capture else None,
     }

@@ -17,6 +17,13 @@ from boardgames.kalah.game import PLAYER_NAMES, Kalah
 SMALL_HASH_MB = 64
 """Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
 clear (the memory is touched page by page) than the search takes."""
+
+
+def default_hash_mb(stones: int) -> int:
+    """The transposition table ``kalah solve`` takes for ``stones`` stones in the pits."""
+    return SMALL_HASH_MB if stones <= 30 else 1024
+
+
 AUTO_TABLE_ENTRIES = 256_000_000
 """With ``--endgame auto``: the largest table of at most this many entries (bytes)."""
 
@@ -68,8 +75,8 @@ def _endgame_option(f):
         default="auto",
         show_default=True,
         help="Endgame tables: stones left in the pits they cover (0: none; auto: the "
-        f"largest of at most {AUTO_TABLE_ENTRIES // 10**6} M positions). Classic rules only; "
-        "built once and cached in ~/.cache/boardgames.",
+        f"largest of at most {AUTO_TABLE_ENTRIES // 10**6} M positions and half the stones "
+        "plus two). Classic rules only; built once and cached in ~/.cache/boardgames.",
     )(f)
 
 
@@ -180,7 +187,7 @@ def solve(
     table = load_table(console, pits, stones, as_json, empty_capture)
     threads = threads or os.cpu_count() or 1
     if hash_mb is None:
-        hash_mb = SMALL_HASH_MB if total - int(state[pits] + state[2 * pits + 1]) <= 30 else 1024
+        hash_mb = default_hash_mb(total - int(state[pits] + state[2 * pits + 1]))
     solver = Solver(
         pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )
