@@ -13,9 +13,12 @@ difference), which lies in ``[-n, n]`` for ``n`` stones left in the pits. Workin
 * endgame tables (:mod:`boardgames.kalah.endgame`) answer every position with at most
   ``K`` stones in the pits exactly, without search.
 
-Search enhancements: the table's move first, then extra turns and captures (the engine's
-``priority``); each table entry keeps a lower and an upper bound, merged whenever the same
-position is searched again; fail-soft values so MTD(f) converges in few passes.
+Search enhancements: the table's move first; away from the endgame tables the moves are
+ordered by what is known of each child (the middle of its known interval around the
+move's gain) and a known child that refutes the node cuts it (enhanced transposition
+cut-offs); near them extra turns and captures first (the engine's ``priority``); each
+table entry keeps a lower and an upper bound, merged whenever the same position is
+searched again; fail-soft values so MTD(f) converges in few passes.
 
 Table replacement: buckets of two entries. The first keeps the position whose search
 visited the most nodes (it is replaced only by a bigger search); the second is always
@@ -23,8 +26,10 @@ replaced. An entry is three int64 words (the 64-bit Zobrist key; both bounds and
 move packed; the size of its subtree), 24 bytes, and the table never grows beyond
 ``hash_mb``.
 
-Parallel: :func:`solve` can split the root between threads (``workers``); each thread
-solves its root moves with its own table, and the best is taken; values are identical.
+Parallel (``threads``): lazy SMP. Every null-window test runs on all threads over the one
+table, shared without locks (an entry's key word holds key xor data, so a torn write is
+never taken for a valid entry); each thread starts on a different root move, the first
+to finish answers the test. Values are identical to one thread's.
 """
 
 from __future__ import annotations
