@@ -134,6 +134,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).parent / "results" / "solver_bench.json"
+    )
     args = parser.parse_args()
     console = Console(width=120)
     tables = []
@@ -203,7 +206,7 @@ def main() -> None:
         pits, seeds = (int(x) for x in args.parallel.split("x"))
         parallel = compare_threads(pits, seeds, args.threads, args.repeat, args.budget)
         console.print(parallel)
-    out = Path(__file__).parent / "results" / "solver_bench.json"
+    out = args.out
     out.parent.mkdir(exist_ok=True)
     out.write_text(
         json.dumps(

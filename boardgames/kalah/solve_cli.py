@@ -24,22 +24,33 @@ def default_hash_mb(stones: int) -> int:
     return SMALL_HASH_MB if stones <= 30 else 1024
 
 
-AUTO_TABLE_ENTRIES = 256_000_000
-"""With ``--endgame auto``: the largest table of at most this many entries (bytes)."""
+AUTO_TABLE_ENTRIES = 600_000_000
+"""With ``--endgame auto``: the largest table of at most this many entries (bytes), and
+of at most a quarter of the memory available."""
 
 
 def auto_stones(pits: int, total: int) -> int:
     """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
     table of at most :data:`AUTO_TABLE_ENTRIES` positions, and no more than half the
     stones plus two (a table that covers more of a small board costs more to build than
-    it saves; 6 pits: 20 stones, 226 M positions, built once in 2-4 minutes)."""
+    it saves): on 6 pits 20 stones for 6 x 3 (226 M positions, built once in under 2
+    minutes), 22 from 6 x 4 up (548 M, about 5 minutes), memory allowing."""
     from boardgames.kalah.endgame import MAX_TABLE_STONES, table_entries
 
     top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
+    budget = min(AUTO_TABLE_ENTRIES, _available_memory() // 4)
     k = 0
-    while k + 1 <= top and table_entries(pits, k + 1) <= AUTO_TABLE_ENTRIES:
+    while k + 1 <= top and table_entries(pits, k + 1) <= budget:
         k += 1
     return k
+
+
+def _available_memory() -> int:
+    """Bytes of memory available now (1 GiB assumed where the system does not say)."""
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 2**30
 
 
 def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool = False):
