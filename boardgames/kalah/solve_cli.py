@@ -91,13 +91,31 @@ def _endgame_option(f):
     )(f)
 
 
-def _table_stones(spec: str, pits: int, total: int, rules: str) -> int:
+QUICK_TABLE_ENTRIES = 16_000_000
+"""``kalah review --endgame auto`` builds no table bigger than this (a few seconds); it
+takes a bigger one only from the cache (``kalah solve`` builds them)."""
+
+
+def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
+    """The endgame-table stone limit ``kalah review --endgame auto`` picks: the largest
+    cached table that auto would pick for ``kalah solve``, else a quick one."""
+    from boardgames.kalah.endgame import cached_stones, table_entries
+
+    top = auto_stones(pits, total)
+    quick = 0
+    while quick + 1 <= top and table_entries(pits, quick + 1) <= QUICK_TABLE_ENTRIES:
+        quick += 1
+    cached = [k for k in cached_stones(pits, "classic", empty_capture) if k <= top]
+    return max([quick, *cached])
+
+
+def _table_stones(spec: str, pits: int, total: int, rules: str, review: bool = False) -> int:
     from boardgames.kalah.endgame import MAX_TABLE_STONES
 
     if rules != "classic":
         return 0
     if spec == "auto":
-        return auto_stones(pits, total)
+        return review_stones(pits, total) if review else auto_stones(pits, total)
     if not spec.isdecimal() or int(spec) > MAX_TABLE_STONES:
         raise click.UsageError(
             f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
@@ -308,7 +326,9 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
     Values are final margins for the player who moved, exact where the solver (and its
     endgame tables) reach within --exact-nodes, else from a depth-limited search at
     --depth (marked "depth N"; scores there are the program's evaluation). A move that
-    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake".
+    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake". With --endgame auto
+    it builds at most a quick endgame table (14 stones on 6 pits, seconds) and takes a
+    bigger one only from the cache (``kalah solve`` builds them).
     """
     from boardgames.kalah.record import read_record, replay
     from boardgames.kalah.reviewer import Reviewer
@@ -321,7 +341,7 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
     game = record.game
     console = make_console(stderr=as_json)
     total = game.total_stones
-    stones = _table_stones(endgame_spec, game.pits, total, game.rules)
+    stones = _table_stones(endgame_spec, game.pits, total, game.rules, review=True)
     table = load_table(console, game.pits, stones, quiet=as_json)
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
     rows = []

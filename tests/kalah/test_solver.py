@@ -290,3 +290,17 @@ def test_solve_finished_position_and_conflicting_options() -> None:
     assert result.exit_code == 2 and "leave out --pits" in result.output
     result = run(["kalah", "solve", "--rules", "etudes", "--endgame", "5"])
     assert result.exit_code == 2 and "classic rules only" in result.output
+
+
+def test_review_builds_only_a_quick_table_but_uses_a_cached_big_one(tmp_path, monkeypatch) -> None:
+    from boardgames.kalah import solve_cli
+    from boardgames.kalah.solve_cli import auto_stones, review_stones
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)
+    assert review_stones(6, 72) == 14 and auto_stones(6, 72) == 22
+    big = endgame.cache_path(6, 20, "classic")
+    big.parent.mkdir(parents=True)
+    big.touch()  # a table kalah solve left in the cache (its name is what counts here)
+    assert endgame.cached_stones(6) == [20]
+    assert review_stones(6, 72) == 20
