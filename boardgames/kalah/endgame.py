@@ -28,6 +28,7 @@ rules never reuses an old table.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import time
@@ -77,6 +78,19 @@ def level_sizes(pits: int, stones: int) -> np.ndarray:
 def table_entries(pits: int, stones: int) -> int:
     """Entries (bytes) of a table for up to ``stones`` stones on a board of ``pits``."""
     return int(level_sizes(pits, stones).sum())
+
+
+def largest_stones(pits: int, entries: int, top: int = MAX_TABLE_STONES) -> int:
+    """The most stones (at most ``top``) a table of at most ``entries`` positions holds."""
+    k = 0
+    while k + 1 <= top and table_entries(pits, k + 1) <= entries:
+        k += 1
+    return k
+
+
+def pit_stones(state: np.ndarray, pits: int) -> int:
+    """Stones in the pits of a protocol state (the stores left out)."""
+    return int(state[:pits].sum() + state[pits + 1 : 2 * pits + 1].sum())
 
 
 @njit(cache=True, inline="always")
@@ -240,7 +254,7 @@ class EndgameTable:
     def value(self, state: np.ndarray) -> int:
         """``g`` of a protocol state (its pits must hold at most ``stones`` stones)."""
         m = self.pits
-        n = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum())
+        n = pit_stones(state, m)
         if n > self.stones:
             raise ValueError(f"{n} stones in the pits; the table goes up to {self.stones}")
         return int(lookup(state.reshape(1, -1), 0, m, n, self.table, self.offsets, self.binom))
@@ -280,10 +294,12 @@ def _rules_sample(m, params, seed, count, out):
     return k
 
 
+@functools.cache
 def _version_key(pits: int, empty_capture: bool) -> str:
     """The table format and a fingerprint of what the rule kernels do on this board, so
     that a change of the rules never reuses an old table (and a refactoring of the
-    kernels that keeps their behaviour does not throw good tables away)."""
+    kernels that keeps their behaviour does not throw good tables away). Computed once
+    a process: play and analyse look for cached tables on every program move."""
     count = 500
     out = np.zeros(count * pits * (2 * pits + 4), dtype=np.int64)
     params = make_params(pits, "classic", "store", 1, empty_capture)

@@ -42,16 +42,6 @@ LARGEST_PLAY_TABLE = 300_000_000
 _TABLES: dict[tuple[int, bool, int], EndgameTable] = {}
 
 
-def small_table_stones(pits: int) -> int:
-    """Stones of the largest table of at most :data:`SMALL_TABLE_ENTRIES` positions."""
-    from boardgames.kalah import endgame
-
-    k = 0
-    while endgame.table_entries(pits, k + 1) <= SMALL_TABLE_ENTRIES:
-        k += 1
-    return k
-
-
 def endgame_table(game: Kalah, stones: int) -> EndgameTable | None:
     """The endgame table play and analyse use for a position with ``stones`` stones in the
     pits, or None (other rules, or no table that holds it). It is the smallest table in
@@ -67,7 +57,7 @@ def endgame_table(game: Kalah, stones: int) -> EndgameTable | None:
         for k in endgame.cached_stones(game.pits, "classic", ec)
         if k >= stones and endgame.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
     ]
-    small = small_table_stones(game.pits)
+    small = endgame.largest_stones(game.pits, SMALL_TABLE_ENTRIES)
     if not fits and stones > small:
         return None
     key = (game.pits, ec, min(fits) if fits else small)
@@ -80,8 +70,9 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
     """Perfect play from the endgame tables: the compound move that keeps the exact value
     (the first such sowing in pit order each time), or None when no table covers
     ``state``. The value is the final margin, as a proven score."""
-    m = game.pits
-    table = endgame_table(game, int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum()))
+    from boardgames.kalah.endgame import pit_stones
+
+    table = endgame_table(game, pit_stones(state, game.pits))
     if table is None or game.outcome(state) is not None:
         return None
     player = game.to_move(state)

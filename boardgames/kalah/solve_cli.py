@@ -35,14 +35,10 @@ def auto_stones(pits: int, total: int) -> int:
     stones plus two (a table that covers more of a small board costs more to build than
     it saves): on 6 pits 20 stones for 6 x 3 (226 M positions, built once in under 2
     minutes), 22 from 6 x 4 up (548 M, about 5 minutes), memory allowing."""
-    from boardgames.kalah.endgame import MAX_TABLE_STONES, table_entries
+    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
 
     top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
-    budget = min(AUTO_TABLE_ENTRIES, _available_memory() // 4)
-    k = 0
-    while k + 1 <= top and table_entries(pits, k + 1) <= budget:
-        k += 1
-    return k
+    return largest_stones(pits, min(AUTO_TABLE_ENTRIES, _available_memory() // 4), top)
 
 
 def _available_memory() -> int:
@@ -99,12 +95,10 @@ takes a bigger one only from the cache (``kalah solve`` builds them)."""
 def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """The endgame-table stone limit ``kalah review --endgame auto`` picks: the largest
     cached table that auto would pick for ``kalah solve``, else a quick one."""
-    from boardgames.kalah.endgame import cached_stones, table_entries
+    from boardgames.kalah.endgame import cached_stones, largest_stones
 
     top = auto_stones(pits, total)
-    quick = 0
-    while quick + 1 <= top and table_entries(pits, quick + 1) <= QUICK_TABLE_ENTRIES:
-        quick += 1
+    quick = largest_stones(pits, QUICK_TABLE_ENTRIES, top)
     cached = [k for k in cached_stones(pits, "classic", empty_capture) if k <= top]
     return max([quick, *cached])
 
@@ -179,6 +173,7 @@ def solve(
     bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds (once the endgame
     tables are built and cached); 6 x 4 takes minutes.
     """
+    from boardgames.kalah.endgame import pit_stones
     from boardgames.kalah.solver import Solver, solve_in_thread
 
     side = 0 if to_move.lower() == "a" else 1
@@ -216,7 +211,7 @@ def solve(
     table = load_table(console, pits, stones, as_json, empty_capture)
     threads = threads or os.cpu_count() or 1
     if hash_mb is None:
-        hash_mb = default_hash_mb(total - int(state[pits] + state[2 * pits + 1]))
+        hash_mb = default_hash_mb(pit_stones(state, pits))
     solver = Solver(
         pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )

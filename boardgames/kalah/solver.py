@@ -46,7 +46,7 @@ from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.core.numba_cache import njit_cached
 from boardgames.kalah import kernels as rule_kernels
-from boardgames.kalah.endgame import EndgameTable, rank_state
+from boardgames.kalah.endgame import EndgameTable, pit_stones, rank_state
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
 ENTRY_BYTES = 24
@@ -456,8 +456,7 @@ class Solver:
             return self.store_difference(state)
         m = self.pits
         if seconds is None:
-            small = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum()) <= 30
-            seconds = 0.05 if small else 0.3
+            seconds = 0.05 if pit_stones(state, m) <= 30 else 0.3
         game = Kalah(m, 1, self.rules, empty_capture=self.empty_capture)
         config = EngineConfig(time=seconds, evaluation="store")
         value = KalahEngine(game, config).search(state).value
@@ -548,7 +547,7 @@ class Solver:
     ) -> int:
         """Exact ``g`` by MTD(f): null-window tests until the bounds meet."""
         m = self.pits
-        n = int(state[:m].sum() + state[m + 1 : 2 * m + 1].sum())
+        n = pit_stones(state, m)
         # Under classic rules every stone ends in a store, so g has the parity of n and
         # bounds can be rounded to it (Etudes may leave stones in the pits: no rounding).
         parity = self.rules == "classic"
