@@ -85,6 +85,22 @@ BIAS = 1 << 14
 
 
 @njit(cache=True, inline="always")
+def _probe(tt, h, mask):
+    """(bucket, slot, data word) of key ``h`` (uint64) in the table; slot -1 if absent.
+
+    An entry is valid when its key word xor its data word is the key, so a torn write by
+    another thread fails the test (lockless sharing); the data word is read once and
+    returned, never read again after the test."""
+    hk = np.int64(h)
+    bucket = np.int64(h & mask) * 2
+    for slot in (bucket, bucket + 1):
+        packed = tt[slot, T_DATA]
+        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
+            return bucket, slot, packed
+    return bucket, np.int64(-1), np.int64(0)
+
+
+@njit(cache=True, inline="always")
 def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
     """What is known of ``g`` at ``states[c]`` without searching: (lower, upper), at
     least ``[-n, n]`` for its ``n`` stones in the pits."""
@@ -101,12 +117,9 @@ def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
     if n <= db_k:
         g = np.int64(db[dbo[n] + rank_state(states, c, m, n, binom)])
         return g, g
-    hk = np.int64(_key(states, c, m, params[1], zob))
-    bucket = np.int64(np.uint64(hk) & mask) * 2
-    for slot in (bucket, bucket + 1):
-        packed = tt[slot, T_DATA]
-        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
-            return max(-n, (packed >> 32) - BIAS), min(n, ((packed >> 16) & 0xFFFF) - BIAS)
+    _, slot, packed = _probe(tt, _key(states, c, m, params[1], zob), mask)
+    if slot >= 0:
+        return max(-n, (packed >> 32) - BIAS), min(n, ((packed >> 16) & 0xFFFF) - BIAS)
     return -n, n
 
 
@@ -127,14 +140,9 @@ def _sort_moves(moves, prio, ply, count):
 
 @njit(cache=True)
 def _table_move(states, m, rules, tt, zob):
-    h = _key(states, 0, m, rules, zob)
-    hk = np.int64(h)
-    bucket = np.int64(h & np.uint64(tt.shape[0] // 2 - 1)) * 2
-    for slot in (bucket, bucket + 1):
-        packed = tt[slot, T_DATA]
-        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
-            return (packed & 0xFFFF) - 1
-    return -1
+    mask = np.uint64(tt.shape[0] // 2 - 1)
+    _, slot, packed = _probe(tt, _key(states, 0, m, rules, zob), mask)
+    return (packed & 0xFFFF) - 1 if slot >= 0 else -1
 
 
 @njit_cached(rule_kernels, core_kernels, nogil=True, _nrt=False)
@@ -216,17 +224,7 @@ def _search(
                 continue
             h = _key(states, ply, m, rules, zob)
             hk = np.int64(h)
-            bucket = np.int64(h & mask) * 2
-            # an entry is valid when its key word xor its data word is the key: a torn
-            # write by another thread fails the test (lockless sharing)
-            slot = -1
-            packed = tt[bucket, T_DATA]
-            if tt[bucket, T_KEY] ^ packed == hk and tt[bucket, T_WORK] > 0:
-                slot = bucket
-            else:
-                packed = tt[bucket + 1, T_DATA]
-                if tt[bucket + 1, T_KEY] ^ packed == hk and tt[bucket + 1, T_WORK] > 0:
-                    slot = bucket + 1
+            bucket, slot, packed = _probe(tt, h, mask)
             lo = -n
             hi = n
             first = -1
