@@ -41,6 +41,18 @@ def _check_position(game: Kalah, state: np.ndarray) -> None:
         assert (got == OVER) == (game.outcome(child) is not None)
 
 
+def _check_random_games(game: Kalah, rng: random.Random, games: int) -> None:
+    """:func:`_check_position` on every position of ``games`` random games."""
+    for _ in range(games):
+        state = game.initial_state(rng.randrange(2))
+        while True:
+            _check_position(game, state)
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            state, _ = game.play(state, rng.choice(legal))
+
+
 @pytest.mark.parametrize(
     ("pits", "seeds", "rules"),
     [(6, 6, "classic"), (6, 4, "classic"), (4, 3, "classic"), (3, 8, "classic"),
@@ -50,14 +62,7 @@ def _check_position(game: Kalah, state: np.ndarray) -> None:
 def test_kernels_equal_python_rules_on_random_games(pits: int, seeds: int, rules: str) -> None:
     game = Kalah(pits, seeds, rules)
     rng = random.Random(pits * 1000 + seeds * 10 + len(rules))
-    for _ in range(12):
-        state = game.initial_state(rng.randrange(2))
-        while True:
-            _check_position(game, state)
-            legal = game.legal_moves(state)
-            if not legal:
-                break
-            state, _ = game.play(state, rng.choice(legal))
+    _check_random_games(game, rng, 12)
 
 
 @settings(max_examples=150, deadline=None)
@@ -82,14 +87,7 @@ def test_empty_capture_variant_equals_python_rules(pits: int, seeds: int) -> Non
     pit opposite is empty): kernels against game.py on random games."""
     game = Kalah(pits, seeds, "classic", empty_capture=True)
     rng = random.Random(pits * 7 + seeds)
-    for _ in range(10):
-        state = game.initial_state(rng.randrange(2))
-        while True:
-            _check_position(game, state)
-            legal = game.legal_moves(state)
-            if not legal:
-                break
-            state, _ = game.play(state, rng.choice(legal))
+    _check_random_games(game, rng, 10)
 
 
 @settings(max_examples=60, deadline=None)
