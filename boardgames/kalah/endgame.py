@@ -40,7 +40,9 @@ from numba import njit, prange
 
 from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
+from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
+from boardgames.core.prefetch import prefetch
 from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.kernels import apply_move, make_params, result
 
@@ -155,23 +157,27 @@ def _potentials(n, m, binom, out):
 
 
 @njit(cache=True)
-def _by_potential(phi, top):
-    """Ranks in decreasing potential (a counting sort) and where each potential starts."""
+def _by_potential(phi, top, order):
+    """Fill ``order`` with the ranks in decreasing potential (a counting sort); returns
+    where each potential starts."""
     counts = np.zeros(top + 2, dtype=np.int64)
     for r in range(phi.shape[0]):
         counts[top - phi[r] + 1] += 1
     starts = np.cumsum(counts)
-    order = np.empty(phi.shape[0], dtype=np.int64)
     fill = starts[:-1].copy()
     for r in range(phi.shape[0]):
         k = top - phi[r]
         order[fill[k]] = r
         fill[k] += 1
-    return order, starts
+    return starts
 
 
 @_njit_rules()
-def _solve_position(r, n, m, params, binom, table, offsets, states, x):
+def _expand(r, n, m, params, binom, offsets, table, states, x, kids, q):
+    """First half of solving the position of rank ``r`` on level ``n``: its finished
+    children are scored at once, the others' table indexes (with the move's gain and
+    whether it was an extra turn) go to ``kids[q]`` and are prefetched. Returns the best
+    value so far and how many children wait in ``kids[q]``."""
     p = 2 * m
     _unrank(r, n, p, binom, x)
     side = 2 * m + 2
@@ -186,35 +192,42 @@ def _solve_position(r, n, m, params, binom, table, offsets, states, x):
         mine += x[i]
         theirs += x[m + i]
     if mine == 0 or theirs == 0:
-        return mine - theirs
+        return mine - theirs, 0
     best = -1000
+    count = 0
     for pit in range(m):
         if states[0, pit] == 0:
             continue
         again = apply_move(states, 0, pit, params) == AGAIN
         rr = result(states, 1, params)
-        child_mover = states[1, side]
         if rr != NOT_OVER:
-            v = rr if child_mover == 0 else -rr
-        else:
-            left = 0
-            for i in range(m):
-                left += states[1, i] + states[1, m + 1 + i]
-            gain = states[1, m] - states[1, 2 * m + 1]
-            g = table[offsets[left] + rank_state(states, 1, m, left, binom)]
-            if g == UNKNOWN:
-                return UNKNOWN  # dependency order broken: reported by the caller
-            v = gain + g if again else gain - g
-        if v > best:
-            best = v
-    return best
+            v = rr if states[1, side] == 0 else -rr
+            if v > best:
+                best = v
+            continue
+        left = 0
+        for i in range(m):
+            left += states[1, i] + states[1, m + 1 + i]
+        idx = offsets[left] + rank_state(states, 1, m, left, binom)
+        prefetch(table, idx)
+        kids[q, count, 0] = idx
+        kids[q, count, 1] = states[1, m] - states[1, 2 * m + 1]
+        kids[q, count, 2] = again
+        count += 1
+    return best, count
+
+
+BATCH = 16
+"""Positions expanded (their children's entries prefetched) before any is finished, so
+that the cache misses of a whole batch overlap."""
 
 
 @_njit_rules(parallel=True)
 def _build_level(order, starts, n, m, params, binom, table, offsets):
     """Solve level ``n``: groups of equal potential in decreasing potential, each group
-    (whose positions never depend on each other) in parallel chunks. Returns how many
-    positions met an entry not built yet (0 unless the dependency order is broken)."""
+    (whose positions never depend on each other) in parallel chunks, a chunk in batches.
+    Returns how many positions met an entry not built yet (0 unless the dependency order
+    is broken)."""
     side = 2 * m + 3
     bad = 0
     for k in range(starts.shape[0] - 1):
@@ -224,12 +237,31 @@ def _build_level(order, starts, n, m, params, binom, table, offsets):
         for c in prange(chunks):
             states = np.zeros((2, side), dtype=np.int64)
             x = np.zeros(2 * m, dtype=np.int64)
-            for j in range(lo + c * CHUNK, lo + min(size, (c + 1) * CHUNK)):
-                r = order[j]
-                v = _solve_position(r, n, m, params, binom, table, offsets, states, x)
-                if v == UNKNOWN:
-                    bad += 1
-                table[offsets[n] + r] = v
+            kids = np.zeros((BATCH, m, 3), dtype=np.int64)
+            best = np.zeros(BATCH, dtype=np.int64)
+            count = np.zeros(BATCH, dtype=np.int64)
+            end = lo + min(size, (c + 1) * CHUNK)
+            for j0 in range(lo + c * CHUNK, end, BATCH):
+                top = min(BATCH, end - j0)
+                for q in range(top):
+                    r = np.int64(order[j0 + q])
+                    best[q], count[q] = _expand(
+                        r, n, m, params, binom, offsets, table, states, x, kids, q
+                    )
+                for q in range(top):
+                    v = best[q]
+                    for t in range(count[q]):
+                        g = np.int64(table[kids[q, t, 0]])
+                        if g == UNKNOWN:  # dependency order broken: reported by the caller
+                            v = UNKNOWN
+                            break
+                        gain = kids[q, t, 1]
+                        w = gain + g if kids[q, t, 2] != 0 else gain - g
+                        if w > v:
+                            v = w
+                    if v == UNKNOWN:
+                        bad += 1
+                    table[offsets[n] + np.int64(order[j0 + q])] = v
     return bad
 
 
@@ -329,13 +361,17 @@ def build(
     offsets = np.zeros(stones + 2, dtype=np.int64)
     offsets[1:] = np.cumsum(sizes)
     binom = binomials(stones + 2 * m + 2)
-    table = np.full(int(offsets[-1]), UNKNOWN, dtype=np.int8)
+    table = huge_zeros(int(offsets[-1]), np.int8)
+    table[:] = UNKNOWN
     params = make_params(m, rules, "store", 1, empty_capture)
     failures = 0
     for n in range(stones + 1):
-        phi = np.empty(int(sizes[n]), dtype=np.int64)
+        # the largest levels hold hundreds of millions of positions: 4-byte potentials
+        # and ranks where they fit
+        phi = np.empty(int(sizes[n]), dtype=np.int32)
         _potentials(n, m, binom, phi)
-        order, starts = _by_potential(phi, n * m)
+        order = np.empty(phi.shape[0], dtype=np.int32 if phi.shape[0] < 2**31 else np.int64)
+        starts = _by_potential(phi, n * m, order)
         del phi
         failures += _build_level(order, starts, n, m, params, binom, table, offsets)
         if progress is not None:
@@ -358,6 +394,21 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
     return sorted(found)
 
 
+def _read_table(path: Path) -> np.ndarray:
+    """A saved table (a one-dimensional int8 ``.npy``), read onto huge pages."""
+    with open(path, "rb") as f:
+        fmt = np.lib.format
+        version = fmt.read_magic(f)
+        header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, _, dtype = header(f)
+        if len(shape) != 1 or dtype != np.int8:
+            raise ValueError(f"{path} is not an endgame table")
+        table = huge_zeros(shape[0], np.int8)
+        if f.readinto(memoryview(table)) != shape[0]:
+            raise ValueError(f"{path} is truncated")
+    return table
+
+
 def load_or_build(
     pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
 ) -> EndgameTable:
@@ -365,7 +416,7 @@ def load_or_build(
     path = cache_path(pits, stones, rules, empty_capture)
     if path.exists():
         try:
-            table = np.load(path, mmap_mode=None)
+            table = _read_table(path)
             sizes = level_sizes(pits, stones)
             if table.shape[0] == int(sizes.sum()):
                 offsets = np.zeros(stones + 2, dtype=np.int64)
