@@ -22,9 +22,9 @@ searched again; fail-soft values so MTD(f) converges in few passes.
 
 Table replacement: buckets of two entries. The first keeps the position whose search
 visited the most nodes (it is replaced only by a bigger search); the second is always
-replaced. An entry is three int64 words (the 64-bit Zobrist key; both bounds and the best
-move packed; the size of its subtree), 24 bytes, and the table never grows beyond
-``hash_mb``.
+replaced. An entry is two int64 words (the 64-bit Zobrist key; both bounds, the best
+move and the size of its subtree packed in one word), 16 bytes, so a bucket never
+straddles two cache lines, and the table never grows beyond ``hash_mb``.
 
 Parallel (``threads``): lazy SMP. Every null-window test runs on all threads over the one
 table, shared without locks (an entry's key word holds key xor data, so a torn write is
@@ -44,18 +44,16 @@ from numba import njit
 
 from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
+from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
+from boardgames.core.prefetch import prefetch
 from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.endgame import EndgameTable, pit_stones, rank_state
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
-ENTRY_BYTES = 24
+ENTRY_BYTES = 16
 MAX_PLY = 1024
 STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT, ETC_CUTS = 0, 1, 2, 3, 4, 5, 6
-ETC_MARGIN = 2
-"""Enhanced transposition cut-offs and ordering by the children's known values are used
-at nodes with more stones than the endgame tables hold plus this many (nearer the
-tables a plain search is as cheap)."""
 TT_FIRST = 1 << 60
 """Ordering key of the table's move: always first."""
 
@@ -78,10 +76,38 @@ def _key(states, ply, m, rules, zob):
 F_ALPHA, F_BETA, F_A, F_B, F_LO, F_HI, F_BEST, F_MOVE = 0, 1, 2, 3, 4, 5, 6, 7
 F_I, F_COUNT, F_AGAIN, F_GAIN, F_SLOT, F_BUCKET, F_START, F_SD, F_OWN, F_OPP = range(8, 18)
 FRAME = 18
-T_KEY, T_DATA, T_WORK = 0, 1, 2
+# the look at a node's children (see _search): per move, what kind of knowledge of the
+# child, its endgame-table index or table key, the move's gain, extra turn, child's stones
+L_KIND, L_DATA, L_GAIN, L_AGAIN, L_N = range(5)
+LOOK = 5
+K_EXACT, K_DB, K_TT = range(3)
+T_KEY, T_DATA = 0, 1
 BIAS = 1 << 14
-"""Table entry: three int64 words (key; bounds and move packed as (lo + BIAS) << 32 |
-(hi + BIAS) << 16 | move + 1; nodes searched). One cache line holds most of a bucket."""
+WORK_MAX = (1 << 24) - 1
+"""Table entry: two int64 words, the key xor the data, and the data: both bounds, the
+best move and the size of the searched subtree packed as (lo + BIAS) << 48 |
+(hi + BIAS) << 32 | (move + 1) << 24 | min(nodes, WORK_MAX). A bucket of two entries is
+32 bytes, so one cache line always holds it whole."""
+
+
+@njit(cache=True, inline="always")
+def _lower(packed):
+    return (packed >> 48) - BIAS
+
+
+@njit(cache=True, inline="always")
+def _upper(packed):
+    return ((packed >> 32) & 0xFFFF) - BIAS
+
+
+@njit(cache=True, inline="always")
+def _move(packed):
+    return ((packed >> 24) & 0xFF) - 1
+
+
+@njit(cache=True, inline="always")
+def _work(packed):
+    return packed & WORK_MAX
 
 
 @njit(cache=True, inline="always")
@@ -95,32 +121,9 @@ def _probe(tt, h, mask):
     bucket = np.int64(h & mask) * 2
     for slot in (bucket, bucket + 1):
         packed = tt[slot, T_DATA]
-        if tt[slot, T_KEY] ^ packed == hk and tt[slot, T_WORK] > 0:
+        if tt[slot, T_KEY] ^ packed == hk and _work(packed) > 0:
             return bucket, slot, packed
     return bucket, np.int64(-1), np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k):
-    """What is known of ``g`` at ``states[c]`` without searching: (lower, upper), at
-    least ``[-n, n]`` for its ``n`` stones in the pits."""
-    mover = states[c, 2 * m + 2]
-    own = m if mover == 0 else 2 * m + 1
-    opp = 2 * m + 1 if mover == 0 else m
-    r = result(states, c, params)
-    if r != NOT_OVER:
-        g = r - (states[c, own] - states[c, opp])
-        return g, g
-    n = 0
-    for i in range(m):
-        n += states[c, i] + states[c, m + 1 + i]
-    if n <= db_k:
-        g = np.int64(db[dbo[n] + rank_state(states, c, m, n, binom)])
-        return g, g
-    _, slot, packed = _probe(tt, _key(states, c, m, params[1], zob), mask)
-    if slot >= 0:
-        return max(-n, (packed >> 32) - BIAS), min(n, ((packed >> 16) & 0xFFFF) - BIAS)
-    return -n, n
 
 
 @njit(cache=True, inline="always")
@@ -142,7 +145,7 @@ def _sort_moves(moves, prio, ply, count):
 def _table_move(states, m, rules, tt, zob):
     mask = np.uint64(tt.shape[0] // 2 - 1)
     _, slot, packed = _probe(tt, _key(states, 0, m, rules, zob), mask)
-    return (packed & 0xFFFF) - 1 if slot >= 0 else -1
+    return _move(packed) if slot >= 0 else -1
 
 
 @njit_cached(rule_kernels, core_kernels, nogil=True, _nrt=False)
@@ -155,6 +158,7 @@ def _search(
     prio,
     fr,
     fh,
+    look,
     tt,
     zob,
     db,
@@ -229,9 +233,9 @@ def _search(
             hi = n
             first = -1
             if slot >= 0:
-                lo = max(lo, (packed >> 32) - BIAS)
-                hi = min(hi, ((packed >> 16) & 0xFFFF) - BIAS)
-                first = (packed & 0xFFFF) - 1
+                lo = max(lo, _lower(packed))
+                hi = min(hi, _upper(packed))
+                first = _move(packed)
                 if lo >= beta or lo == hi:
                     stats[TT_HITS] += 1
                     val = lo
@@ -248,28 +252,96 @@ def _search(
                 mv = moves[ply, i]
                 prio[ply, i] = TT_FIRST if mv == first else priority(states, ply, mv, params)
             _sort_moves(moves, prio, ply, count)
-            if etc and n > db_k + ETC_MARGIN:
-                # Enhanced transposition cut-off: a child already known (finished, in the
-                # endgame tables or bounded in the table) may refute this node unsearched.
-                # The same look at the children orders them: by the middle of what is known
-                # of the move's value (the move's gain alone when nothing is known), the
-                # table's move first, the priority breaking ties.
-                b = min(beta, hi)
-                cut = -(1 << 30)
+            bestx = -(1 << 30)
+            movex = -1
+            if etc:
+                # A look at the children before searching any. Children whose value is
+                # known exactly (finished, in the endgame tables, exact in the table) are
+                # scored here and never searched; one that refutes the node cuts it
+                # (enhanced transposition cut-off), and one that cannot raise it above
+                # alpha is not searched either; the table's bounds of the others order
+                # them: by the middle of what is known of the move's value, the table's
+                # move first, the priority breaking ties. Every read is prefetched first,
+                # so that their cache misses overlap instead of coming one by one.
                 for i in range(count):
                     again = apply_move(states, ply, moves[ply, i], params) == AGAIN
                     c = ply + 1
-                    gain = (states[c, own] - states[c, opp]) - sd
-                    gc_lo, gc_hi = _known(states, c, m, params, tt, mask, zob, db, dbo, binom, db_k)
+                    look[ply, i, L_GAIN] = (states[c, own] - states[c, opp]) - sd
+                    look[ply, i, L_AGAIN] = again
+                    rc = result(states, c, params)
+                    if rc != NOT_OVER:
+                        cown = m if states[c, side] == 0 else 2 * m + 1
+                        copp = 2 * m + 1 if states[c, side] == 0 else m
+                        look[ply, i, L_KIND] = K_EXACT
+                        look[ply, i, L_DATA] = rc - (states[c, cown] - states[c, copp])
+                        continue
+                    nc = 0
+                    for j in range(m):
+                        nc += states[c, j] + states[c, m + 1 + j]
+                    look[ply, i, L_N] = nc
+                    if nc <= db_k:
+                        idx = dbo[nc] + rank_state(states, c, m, nc, binom)
+                        prefetch(db, idx)
+                        look[ply, i, L_KIND] = K_DB
+                        look[ply, i, L_DATA] = idx
+                    else:
+                        hc = _key(states, c, m, rules, zob)
+                        prefetch(tt, np.int64(hc & mask) * 2)
+                        look[ply, i, L_KIND] = K_TT
+                        look[ply, i, L_DATA] = np.int64(hc)
+                a = max(alpha, lo)
+                b = min(beta, hi)
+                cut = -(1 << 30)
+                keep = 0
+                for i in range(count):
+                    kind = look[ply, i, L_KIND]
+                    gain = look[ply, i, L_GAIN]
+                    again = look[ply, i, L_AGAIN] != 0
+                    if kind == K_EXACT:
+                        gc_lo = gc_hi = look[ply, i, L_DATA]
+                    elif kind == K_DB:
+                        stats[DB_HITS] += 1
+                        gc_lo = gc_hi = np.int64(db[look[ply, i, L_DATA]])
+                    else:
+                        nc = look[ply, i, L_N]
+                        _, slot, packed = _probe(tt, np.uint64(look[ply, i, L_DATA]), mask)
+                        gc_lo, gc_hi = -nc, nc
+                        if slot >= 0:
+                            gc_lo = max(gc_lo, _lower(packed))
+                            gc_hi = min(gc_hi, _upper(packed))
+                    if gc_lo == gc_hi:
+                        v = gain + gc_lo if again else gain - gc_lo
+                        if v > bestx:
+                            bestx = v
+                            movex = moves[ply, i]
+                        continue
+                    v_hi = gain + gc_hi if again else gain - gc_lo
+                    if v_hi <= a:
+                        # cannot raise the node above alpha: its upper bound stands in
+                        # for its value, which fail-soft allows
+                        if v_hi > bestx:
+                            bestx = v_hi
+                            movex = moves[ply, i]
+                        continue
                     v = gain + gc_lo if again else gain - gc_hi
                     if v >= b and v > cut:
                         cut = v
                     if prio[ply, i] < TT_FIRST:
                         mid2 = 2 * gain + (gc_lo + gc_hi) if again else 2 * gain - (gc_lo + gc_hi)
                         prio[ply, i] += mid2 << 16
+                    moves[ply, keep] = moves[ply, i]
+                    prio[ply, keep] = prio[ply, i]
+                    keep += 1
+                if bestx >= b and bestx > cut:
+                    cut = bestx
                 if cut > -(1 << 30):
                     stats[ETC_CUTS] += 1
                     val = cut
+                    enter = False
+                    continue
+                count = keep
+                if count == 0:  # every child known: so is this node, or it fails low
+                    val = bestx
                     enter = False
                     continue
                 _sort_moves(moves, prio, ply, count)
@@ -280,12 +352,12 @@ def _search(
                         moves[0, i] = moves[0, i + 1]
                     moves[0, count - 1] = mv
             fh[ply] = hk
-            fr[ply, F_A] = max(alpha, lo)
+            fr[ply, F_A] = max(alpha, lo, bestx)
             fr[ply, F_B] = min(beta, hi)
             fr[ply, F_LO] = lo
             fr[ply, F_HI] = hi
-            fr[ply, F_BEST] = -(1 << 30)
-            fr[ply, F_MOVE] = -1
+            fr[ply, F_BEST] = bestx
+            fr[ply, F_MOVE] = movex
             fr[ply, F_I] = 0
             fr[ply, F_COUNT] = count
             fr[ply, F_SLOT] = slot
@@ -323,22 +395,22 @@ def _search(
                 else:
                     lo = best
                     hi = best
-                work = max(stats[NODES] - fr[ply, F_START], 1)
+                work = min(max(stats[NODES] - fr[ply, F_START], 1), WORK_MAX)
                 slot = fr[ply, F_SLOT]
                 bucket = fr[ply, F_BUCKET]
                 target = slot
                 if target < 0:
-                    if work >= tt[bucket, T_WORK]:
+                    if work >= _work(tt[bucket, T_DATA]):
                         # the kept slot goes to the bigger search; its entry moves over
-                        for k in range(3):
-                            tt[bucket + 1, k] = tt[bucket, k]
+                        tt[bucket + 1, T_KEY] = tt[bucket, T_KEY]
+                        tt[bucket + 1, T_DATA] = tt[bucket, T_DATA]
                         target = bucket
                     else:
                         target = bucket + 1
-                    tt[target, T_WORK] = work
                 else:
-                    tt[target, T_WORK] = max(work, tt[target, T_WORK])
-                packed = ((lo + BIAS) << 32) | ((hi + BIAS) << 16) | (fr[ply, F_MOVE] + 1)
+                    work = max(work, _work(tt[target, T_DATA]))
+                packed = ((lo + BIAS) << 48) | ((hi + BIAS) << 32)
+                packed |= ((fr[ply, F_MOVE] + 1) << 24) | work
                 tt[target, T_DATA] = packed
                 tt[target, T_KEY] = fh[ply] ^ packed
                 val = best
@@ -384,6 +456,7 @@ class _Worker:
         self.prio = np.zeros((MAX_PLY, pits), dtype=np.int64)
         self.frames = np.zeros((MAX_PLY, FRAME), dtype=np.int64)
         self.fh = np.zeros(MAX_PLY, dtype=np.int64)
+        self.look = np.zeros((MAX_PLY, pits, LOOK), dtype=np.int64)
         self.stats = np.zeros(7, dtype=np.int64)
         self.value = 0
 
@@ -417,7 +490,7 @@ class Solver:
         self.empty_capture = empty_capture
         entries = max(4, int(hash_mb * 2**20) // ENTRY_BYTES)
         size = 1 << (entries.bit_length() - 1)  # a power of two within the budget
-        self.tt = np.zeros((size, 3), dtype=np.int64)
+        self.tt = huge_zeros((size, 2), np.int64)
         rng = np.random.default_rng(seed)
         self.zob = rng.integers(0, 2**63, size=(2 * pits + 3, 2 * 480 + 2), dtype=np.uint64)
         self.workers = [_Worker(pits) for _ in range(threads)]
@@ -494,6 +567,7 @@ class Solver:
                 w.prio,
                 w.frames,
                 w.fh,
+                w.look,
                 self.tt,
                 self.zob,
                 self.db,
