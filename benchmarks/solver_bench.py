@@ -1,7 +1,8 @@
 """Kalah solver benchmark: endgame-table builds and exact values of small boards.
 
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
-                                      [--threads T] [--parallel 6x3 --repeat R]
+                                      [--threads T] [--endgame K|auto]
+                                      [--parallel 6x3 --repeat R] [--out FILE]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
 rules and under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
@@ -10,9 +11,10 @@ the published value where one is known. Boards whose solve runs past --budget se
 are reported as not reached. Small boards (at most --check stones) are checked against
 the plain exhaustive reference search (core/search.py) as well. Endgame tables of each
 size in --tables are built once, timed and sized (6 pits). The boards are solved on
---threads threads (default: every core). --parallel BOARD solves that board --repeat
-times on one thread and on every core, alternately, and reports the median wall times,
-their ratio and that the values agree.
+--threads threads (default: every core), with the transposition table ``kalah solve``
+takes and its endgame tables (--endgame auto) or tables of K stones. --parallel BOARD
+solves that board --repeat times on one thread and on every core, alternately, and
+reports the median wall times, their ratio and that the values agree.
 
 Writes benchmarks/results/solver_bench.json.
 """
@@ -46,16 +48,21 @@ PUBLISHED_EMPTY_CAPTURE = {
 
 
 def solve_board(
-    pits: int, seeds: int, empty_capture: bool, budget: float, threads: int = 1
+    pits: int,
+    seeds: int,
+    empty_capture: bool,
+    budget: float,
+    threads: int = 1,
+    stones: str = "auto",
 ) -> dict:
     game = Kalah(pits, seeds, empty_capture=empty_capture)
     state = game.initial_state()
-    k = auto_stones(pits, game.total_stones)
+    total = game.total_stones
+    k = auto_stones(pits, total, empty_capture) if stones == "auto" else min(int(stones), total - 1)
     t0 = time.perf_counter()
     table = endgame.load_or_build(pits, k, empty_capture=empty_capture) if k > 0 else None
     table_seconds = time.perf_counter() - t0
-    stones = 2 * pits * seeds
-    hash_mb = default_hash_mb(stones) if stones <= 40 else 8192
+    hash_mb = default_hash_mb(total)
     solver = Solver(
         pits, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )
@@ -132,6 +139,11 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=600.0)
     parser.add_argument("--check", type=int, default=12, help="stones for the reference check")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--endgame",
+        default="auto",
+        help="endgame-table stones for every board (auto: as kalah solve)",
+    )
     parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
@@ -156,7 +168,7 @@ def main() -> None:
     for spec in args.boards.split(","):
         pits, seeds = (int(x) for x in spec.split("x"))
         for ec in (False, True):
-            row = solve_board(pits, seeds, ec, args.budget, args.threads)
+            row = solve_board(pits, seeds, ec, args.budget, args.threads, args.endgame)
             if row["reached"] and 2 * pits * seeds <= args.check:
                 row["reference"] = reference(pits, seeds, ec)
             rows.append(row)

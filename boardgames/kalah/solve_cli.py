@@ -17,11 +17,15 @@ from boardgames.kalah.game import PLAYER_NAMES, Kalah
 SMALL_HASH_MB = 64
 """Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
 clear (the memory is touched page by page) than the search takes."""
+HASH_MB = 256
+"""Default table (MiB) for more stones. Bigger is not faster: on 6 x 4 a 1 GiB table
+saved 5% of the positions and took 14% longer (every probe is a cache miss, and a bigger
+table misses the TLB too); the endgame tables do more for big boards."""
 
 
 def default_hash_mb(stones: int) -> int:
     """The transposition table ``kalah solve`` takes for ``stones`` stones in the pits."""
-    return SMALL_HASH_MB if stones <= 30 else 1024
+    return SMALL_HASH_MB if stones <= 30 else HASH_MB
 
 
 AUTO_TABLE_ENTRIES = 600_000_000
@@ -29,16 +33,29 @@ AUTO_TABLE_ENTRIES = 600_000_000
 of at most a quarter of the memory available."""
 
 
-def auto_stones(pits: int, total: int) -> int:
+def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
-    table of at most :data:`AUTO_TABLE_ENTRIES` positions, and no more than half the
-    stones plus two (a table that covers more of a small board costs more to build than
-    it saves): on 6 pits 20 stones for 6 x 3 (226 M positions, built once in under 2
-    minutes), 22 from 6 x 4 up (548 M, about 5 minutes), memory allowing."""
-    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
+    table of at most :data:`AUTO_TABLE_ENTRIES` positions (on 6 pits 20 stones for 6 x 3,
+    226 M positions built once in under 2 minutes, and 22 from 6 x 4 up, 548 M in about
+    5 minutes), or a bigger one already in the cache (``--endgame 26`` builds one);
+    never more than half the stones plus two (a table that covers more of a small board
+    costs more to load than it saves) nor more than a quarter of the free memory."""
+    from boardgames.kalah.endgame import (
+        MAX_TABLE_STONES,
+        cached_stones,
+        largest_stones,
+        table_entries,
+    )
 
     top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
-    return largest_stones(pits, min(AUTO_TABLE_ENTRIES, _available_memory() // 4), top)
+    memory = _available_memory() // 4
+    built = largest_stones(pits, min(AUTO_TABLE_ENTRIES, memory), top)
+    cached = [
+        k
+        for k in cached_stones(pits, "classic", empty_capture)
+        if k <= top and table_entries(pits, k) <= memory
+    ]
+    return max([built, *cached])
 
 
 def _available_memory() -> int:
@@ -97,19 +114,23 @@ def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     cached table that auto would pick for ``kalah solve``, else a quick one."""
     from boardgames.kalah.endgame import cached_stones, largest_stones
 
-    top = auto_stones(pits, total)
+    top = auto_stones(pits, total, empty_capture)
     quick = largest_stones(pits, QUICK_TABLE_ENTRIES, top)
     cached = [k for k in cached_stones(pits, "classic", empty_capture) if k <= top]
     return max([quick, *cached])
 
 
-def _table_stones(spec: str, pits: int, total: int, rules: str, review: bool = False) -> int:
+def _table_stones(
+    spec: str, pits: int, total: int, rules: str, empty_capture: bool, review: bool = False
+) -> int:
     from boardgames.kalah.endgame import MAX_TABLE_STONES
 
     if rules != "classic":
         return 0
     if spec == "auto":
-        return review_stones(pits, total) if review else auto_stones(pits, total)
+        if review:
+            return review_stones(pits, total, empty_capture)
+        return auto_stones(pits, total, empty_capture)
     if not spec.isdecimal() or int(spec) > MAX_TABLE_STONES:
         raise click.UsageError(
             f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
@@ -137,7 +158,7 @@ def _table_stones(spec: str, pits: int, total: int, rules: str, review: bool = F
     type=click.FloatRange(1, 65536),
     default=None,
     help="Transposition table size in MiB  [default: 64 up to 30 stones in the pits, "
-    "else 1024; big boards are limited by it: give it what memory allows]",
+    "else 256; bigger tables keep more but every probe costs more]",
 )
 @_endgame_option
 @click.option(
@@ -207,7 +228,7 @@ def solve(
     if stores is not None and not as_json:
         scores, result_text = _score_text(game, state)
         console.print(f"The game is over: {scores}: {result_text}.")
-    stones = _table_stones(endgame_spec, pits, total, rules)
+    stones = _table_stones(endgame_spec, pits, total, rules, empty_capture)
     table = load_table(console, pits, stones, as_json, empty_capture)
     threads = threads or os.cpu_count() or 1
     if hash_mb is None:
@@ -336,8 +357,9 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
     game = record.game
     console = make_console(stderr=as_json)
     total = game.total_stones
-    stones = _table_stones(endgame_spec, game.pits, total, game.rules, review=True)
-    table = load_table(console, game.pits, stones, quiet=as_json)
+    ec = game.empty_capture
+    stones = _table_stones(endgame_spec, game.pits, total, game.rules, ec, review=True)
+    table = load_table(console, game.pits, stones, as_json, ec)
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
     rows = []
     state = game.initial_state(record.first)
