@@ -1,20 +1,22 @@
 """Kalah solver benchmark: endgame-table builds and exact values of small boards.
 
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
-                                      [--threads T] [--endgame K|auto]
-                                      [--parallel 6x3 --repeat R] [--out FILE]
+                                      [--threads T] [--endgame K|auto] [--variants V]
+                                      [--runs N] [--parallel 6x3 --repeat R] [--out FILE]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
-rules and under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
+rules and (--variants) under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
 Kalah" (ICGA Journal 2000), and prints value, best move, positions and seconds next to
 the published value where one is known. Boards whose solve runs past --budget seconds
-are reported as not reached. Small boards (at most --check stones) are checked against
-the plain exhaustive reference search (core/search.py) as well. Endgame tables of each
-size in --tables are built once, timed and sized (6 pits). The boards are solved on
---threads threads (default: every core), with the transposition table ``kalah solve``
-takes and its endgame tables (--endgame auto) or tables of K stones. --parallel BOARD
-solves that board --repeat times on one thread and on every core, alternately, and
-reports the median wall times, their ratio and that the values agree.
+are reported as not reached; with --runs N each board is solved N times and the run of
+median time is reported (with every run's time). Small boards (at most --check stones)
+are checked against the plain exhaustive reference search (core/search.py) as well.
+Endgame tables of each size in --tables are built once, timed and sized (6 pits). The
+boards are solved on --threads threads (default: every core), with the transposition
+table ``kalah solve`` takes and its endgame tables (--endgame auto) or tables of K
+stones. --parallel BOARD solves that board --repeat times on one thread and on every
+core, alternately, and reports the median wall times, their ratio and that the values
+agree.
 
 Writes benchmarks/results/solver_bench.json.
 """
@@ -147,6 +149,14 @@ def main() -> None:
     parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
+        "--variants",
+        default="default,empty-capture",
+        help="rule sets to solve each board under (default, empty-capture or both)",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="solves of each board; the median run is reported"
+    )
+    parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results" / "solver_bench.json"
     )
     args = parser.parse_args()
@@ -167,8 +177,15 @@ def main() -> None:
     rows = []
     for spec in args.boards.split(","):
         pits, seeds = (int(x) for x in spec.split("x"))
-        for ec in (False, True):
-            row = solve_board(pits, seeds, ec, args.budget, args.threads, args.endgame)
+        for ec in [v == "empty-capture" for v in args.variants.split(",")]:
+            runs = [
+                solve_board(pits, seeds, ec, args.budget, args.threads, args.endgame)
+                for _ in range(args.runs)
+            ]
+            reached = sorted((r for r in runs if r["reached"]), key=lambda r: r["seconds"])
+            row = reached[(len(reached) - 1) // 2] if len(reached) == len(runs) else runs[-1]
+            if args.runs > 1 and row["reached"]:
+                row["runs_seconds"] = [r["seconds"] for r in runs]
             if row["reached"] and 2 * pits * seeds <= args.check:
                 row["reference"] = reference(pits, seeds, ec)
             rows.append(row)
