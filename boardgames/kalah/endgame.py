@@ -96,22 +96,23 @@ def pit_stones(state: np.ndarray, pits: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _oriented(states, row, m, k):
-    """Pit ``k`` (0..2m-1) as the side to move sees the board."""
-    if states[row, 2 * m + 2] == 0:
-        return states[row, k] if k < m else states[row, k + 1]
-    return states[row, m + 1 + k] if k < m else states[row, k - m]
-
-
-@njit(cache=True)
 def rank_state(states, row, m, n, binom):
-    """Rank of ``states[row]``'s pits (mover's view) among positions with ``n`` stones."""
+    """Rank of ``states[row]``'s pits among positions with ``n`` stones, read from the
+    mover's side: the mover's pits in sowing order, then the opponent's."""
     p = 2 * m
+    mover = states[row, 2 * m + 2]
+    first = 0 if mover == 0 else m + 1
+    second = m + 1 if mover == 0 else 0
     r = 0
     rem = n
-    for i in range(p - 1):
+    for i in range(m):
         k = p - 1 - i
-        v = _oriented(states, row, m, i)
+        v = states[row, first + i]
+        r += binom[rem + k, k] - binom[rem - v + k, k]
+        rem -= v
+    for i in range(m - 1):  # the last pit holds what is left: no choice, no rank
+        k = m - 1 - i
+        v = states[row, second + i]
         r += binom[rem + k, k] - binom[rem - v + k, k]
         rem -= v
     return r
