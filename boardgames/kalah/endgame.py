@@ -349,9 +349,19 @@ def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) 
 
 
 def build(
-    pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
+    pits: int,
+    stones: int,
+    rules: str = "classic",
+    progress=None,
+    empty_capture: bool = False,
+    base: tuple[Path, int] | None = None,
 ) -> EndgameTable:
-    """Build the table by retrograde analysis (see the module docstring)."""
+    """Build the table by retrograde analysis (see the module docstring).
+
+    ``base`` (a saved table of this board and rules and its stone limit ``k``): its levels
+    0..k are read instead of built, since a table's levels are laid out in order, so only
+    the levels above ``k`` are built (26 to 27 stones on 6 pits takes minutes, not an
+    hour)."""
     if rules != "classic":
         raise ValueError("endgame tables exist for the classic rules only")
     if not 0 <= stones <= MAX_TABLE_STONES:
@@ -363,10 +373,17 @@ def build(
     offsets[1:] = np.cumsum(sizes)
     binom = binomials(stones + 2 * m + 2)
     table = huge_zeros(int(offsets[-1]), np.int8)
-    table[:] = UNKNOWN
+    first = 0
+    if base is not None:
+        path, k = base
+        if not 0 <= k < stones:
+            raise ValueError(f"a base table has fewer stones than {stones}, got {k}")
+        _read_table(path, table[: int(offsets[k + 1])])
+        first = k + 1
+    table[int(offsets[first]) :] = UNKNOWN
     params = make_params(m, rules, "store", 1, empty_capture)
     failures = 0
-    for n in range(stones + 1):
+    for n in range(first, stones + 1):
         # the largest levels hold hundreds of millions of positions: 4-byte potentials
         # and ranks where they fit
         phi = np.empty(int(sizes[n]), dtype=np.int32)
@@ -395,8 +412,9 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
     return sorted(found)
 
 
-def _read_table(path: Path) -> np.ndarray:
-    """A saved table (a one-dimensional int8 ``.npy``), read onto huge pages."""
+def _read_table(path: Path, into: np.ndarray | None = None) -> np.ndarray:
+    """A saved table (a one-dimensional int8 ``.npy``), read onto huge pages, or into
+    ``into`` (which must have its length)."""
     with open(path, "rb") as f:
         fmt = np.lib.format
         version = fmt.read_magic(f)
@@ -404,7 +422,9 @@ def _read_table(path: Path) -> np.ndarray:
         shape, _, dtype = header(f)
         if len(shape) != 1 or dtype != np.int8:
             raise ValueError(f"{path} is not an endgame table")
-        table = huge_zeros(shape[0], np.int8)
+        if into is not None and into.shape != shape:
+            raise ValueError(f"{path} holds {shape[0]} entries, expected {into.shape[0]}")
+        table = huge_zeros(shape[0], np.int8) if into is None else into
         if f.readinto(memoryview(table)) != shape[0]:
             raise ValueError(f"{path} is truncated")
     return table
@@ -413,7 +433,8 @@ def _read_table(path: Path) -> np.ndarray:
 def load_or_build(
     pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
 ) -> EndgameTable:
-    """The table from the disk cache, or built now and saved there."""
+    """The table from the disk cache, or built now (on top of the biggest smaller table
+    in the cache, if any) and saved there."""
     path = cache_path(pits, stones, rules, empty_capture)
     if path.exists():
         try:
@@ -428,7 +449,17 @@ def load_or_build(
                 )
         except (OSError, ValueError):
             pass  # a damaged cache file is rebuilt below
-    built = build(pits, stones, rules, progress, empty_capture)
+    smaller = [k for k in cached_stones(pits, rules, empty_capture) if k < stones]
+    built = None
+    if smaller:  # build only the levels above the biggest cached table
+        k = max(smaller)
+        try:
+            base = (cache_path(pits, k, rules, empty_capture), k)
+            built = build(pits, stones, rules, progress, empty_capture, base)
+        except (OSError, ValueError):
+            built = None  # a damaged cache file: build from scratch
+    if built is None:
+        built = build(pits, stones, rules, progress, empty_capture)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npy")

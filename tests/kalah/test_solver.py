@@ -102,6 +102,22 @@ def test_solver_with_tables_agrees_and_looks_them_up(tmp_path, monkeypatch) -> N
     assert with_tables.db_hits > 0 and with_tables.nodes < plain.nodes
 
 
+def test_a_bigger_table_is_built_on_top_of_a_cached_smaller_one(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    full = endgame.build(3, 9)
+    endgame.load_or_build(3, 5)
+    levels: list[int] = []
+    grown = endgame.load_or_build(3, 9, progress=lambda n, top: levels.append(n))
+    assert levels == [6, 7, 8, 9]  # levels 0..5 were read from the 5-stone table
+    assert np.array_equal(grown.table, full.table)
+    # a damaged smaller table is not trusted: everything is built
+    endgame.cache_path(3, 9, "classic").unlink()
+    endgame.cache_path(3, 5, "classic").write_bytes(b"not a table")
+    levels.clear()
+    again = endgame.load_or_build(3, 9, progress=lambda n, top: levels.append(n))
+    assert levels == list(range(10)) and np.array_equal(again.table, full.table)
+
+
 def test_node_limit_stops_and_solver_recovers() -> None:
     solver = Solver(4)
     state = Kalah(4, 3).initial_state()
