@@ -40,7 +40,7 @@ from boardgames.core.search import alphabeta_tt
 from boardgames.kalah import endgame
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.solve_cli import auto_stones, default_hash_mb
-from boardgames.kalah.solver import SearchStopped, Solver
+from boardgames.kalah.solver import DB_HITS, NODES, SearchStopped, Solver
 
 PUBLISHED_EMPTY_CAPTURE = {
     (6, 4): 10,  # Irving, Donkers, Uiterwijk 2000 (also Rawlings 2015)
@@ -71,8 +71,14 @@ def solve_board(
     jit = solver.warm_up()
     timer = threading.Timer(budget, solver.stop)
     timer.start()
+    bounds: list[tuple[int, int, float]] = []
+    t0 = time.perf_counter()
+
+    def report(lower: int, upper: int) -> None:
+        bounds.append((lower, upper, time.perf_counter() - t0))
+
     try:
-        r = solver.solve(state)
+        r = solver.solve(state, report)
     except SearchStopped:
         return {
             "pits": pits,
@@ -81,6 +87,12 @@ def solve_board(
             "reached": False,
             "budget": budget,
             "endgame_stones": k,
+            "endgame_seconds": table_seconds,
+            "threads": threads,
+            "hash_mb": hash_mb,
+            "bounds": bounds,  # (lower, upper, seconds) after each finished pass
+            "nodes": solver.count(NODES),
+            "endgame_hits": solver.count(DB_HITS),
         }
     finally:
         timer.cancel()

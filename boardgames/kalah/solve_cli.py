@@ -35,11 +35,13 @@ of at most a quarter of the memory available."""
 
 def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
-    table of at most :data:`AUTO_TABLE_ENTRIES` positions (on 6 pits 20 stones for 6 x 3,
-    226 M positions built once in under 2 minutes, and 22 from 6 x 4 up, 548 M in about
-    5 minutes), or a bigger one already in the cache (``--endgame 26`` builds one);
-    never more than half the stones plus two (a table that covers more of a small board
-    costs more to load than it saves) nor more than a quarter of the free memory."""
+    table of at most :data:`AUTO_TABLE_ENTRIES` positions and at most half the stones
+    plus two (on 6 pits 20 stones for 6 x 3, 226 M positions built once in under 2
+    minutes, and 22 from 6 x 4 up, 548 M in about 5 minutes; a table that covers more of
+    a small board costs more to build than it saves), or a bigger one already in the
+    cache (``--endgame 27`` builds one) of at most half the stones plus four, since a
+    cached table costs only its loading (about a second a GB). Never more than a quarter
+    of the free memory."""
     from boardgames.kalah.endgame import (
         MAX_TABLE_STONES,
         cached_stones,
@@ -47,13 +49,14 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
         table_entries,
     )
 
-    top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
     memory = _available_memory() // 4
+    top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
     built = largest_stones(pits, min(AUTO_TABLE_ENTRIES, memory), top)
+    top_cached = min(total - 1, total // 2 + 4, MAX_TABLE_STONES)
     cached = [
         k
         for k in cached_stones(pits, "classic", empty_capture)
-        if k <= top and table_entries(pits, k) <= memory
+        if k <= top_cached and table_entries(pits, k) <= memory
     ]
     return max([built, *cached])
 
@@ -100,7 +103,8 @@ def _endgame_option(f):
         show_default=True,
         help="Endgame tables: stones left in the pits they cover (0: none; auto: the "
         f"largest of at most {AUTO_TABLE_ENTRIES // 10**6} M positions and half the stones "
-        "plus two). Classic rules only; built once and cached in ~/.cache/boardgames.",
+        "plus two, or a bigger cached one). Classic rules only; built once (on top of a "
+        "smaller cached one) and cached in ~/.cache/boardgames.",
     )(f)
 
 
@@ -191,8 +195,9 @@ def solve(
     The value is the final margin (own store minus the opponent's at the end) for the
     player to move; the best move is a compound move that keeps it (the one the search
     proved). The search (MTD(f): null-window tests that close in on the value) shows its
-    bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds (once the endgame
-    tables are built and cached); 6 x 4 takes minutes.
+    bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds once the endgame
+    tables are built and cached; 6 x 4 about 15 s with the 26-stone tables (--endgame 26,
+    built once in half an hour) and 6-8 s with 27 (--endgame 27 after that, 10 minutes).
     """
     from boardgames.kalah.endgame import pit_stones
     from boardgames.kalah.solver import Solver, solve_in_thread

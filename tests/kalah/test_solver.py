@@ -320,11 +320,11 @@ def test_review_builds_only_a_quick_table_but_uses_a_cached_big_one(tmp_path, mo
     big.touch()  # a table kalah solve left in the cache (its name is what counts here)
     assert endgame.cached_stones(6) == [20]
     assert review_stones(6, 72) == 20
-    # a bigger cached table (``--endgame 26`` built it) serves 6 x 4 and up, not 6 x 3,
-    # and not when memory is short
-    endgame.cache_path(6, 26, "classic").touch()
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 16 * 2**30)
-    assert auto_stones(6, 48) == 26 and auto_stones(6, 72) == 26 and auto_stones(6, 36) == 20
-    assert review_stones(6, 48) == 26
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 4 * 2**30)
-    assert auto_stones(6, 48) == 22
+    # a bigger cached table (``--endgame 27`` built it) serves 6 x 4 and up, not 6 x 3
+    # (at most half the stones plus four), and not when memory is short
+    endgame.cache_path(6, 27, "classic").touch()
+    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 32 * 2**30)
+    assert auto_stones(6, 48) == 27 and auto_stones(6, 72) == 27 and auto_stones(6, 36) == 20
+    assert review_stones(6, 48) == 27
+    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)
+    assert auto_stones(6, 48) == 22  # 3.9 GB is more than a quarter: 22 stones, built
