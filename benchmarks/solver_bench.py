@@ -114,13 +114,15 @@ def solve_board(
     }
 
 
-def compare_threads(pits: int, seeds: int, threads: int, repeat: int, budget: float) -> dict:
+def compare_threads(
+    pits: int, seeds: int, threads: int, repeat: int, budget: float, stones: str = "auto"
+) -> dict:
     """One thread against ``threads`` on one board, alternately: median wall seconds."""
     times: dict[int, list[float]] = {1: [], threads: []}
     values = set()
     for _ in range(repeat):
         for t in (1, threads):
-            row = solve_board(pits, seeds, False, budget, t)
+            row = solve_board(pits, seeds, False, budget, t, stones)
             if not row["reached"]:
                 return {"board": f"{pits}x{seeds}", "reached": False, "budget": budget}
             times[t].append(row["seconds"])
@@ -128,6 +130,7 @@ def compare_threads(pits: int, seeds: int, threads: int, repeat: int, budget: fl
     one, many = statistics.median(times[1]), statistics.median(times[threads])
     return {
         "board": f"{pits}x{seeds}",
+        "endgame_stones": row["endgame_stones"],
         "threads": threads,
         "seconds_one_thread": one,
         "seconds_all_threads": many,
@@ -245,7 +248,9 @@ def main() -> None:
     parallel = None
     if args.parallel:
         pits, seeds = (int(x) for x in args.parallel.split("x"))
-        parallel = compare_threads(pits, seeds, args.threads, args.repeat, args.budget)
+        parallel = compare_threads(
+            pits, seeds, args.threads, args.repeat, args.budget, args.endgame
+        )
         console.print(parallel)
     out = args.out
     out.parent.mkdir(exist_ok=True)
