@@ -139,7 +139,27 @@ def _table_stones(
         raise click.UsageError(
             f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
         )
-    return int(spec)
+    stones = int(spec)
+    need = _table_memory(pits, stones, empty_capture)
+    free = _available_memory()
+    if need > free:
+        fits = max(k for k in range(stones) if _table_memory(pits, k, empty_capture) <= free)
+        raise click.UsageError(
+            f"an endgame table of {stones} stones on {pits} pits needs {need / 1e9:.1f} GB "
+            f"and {free / 1e9:.1f} GB are free; the largest that fits is --endgame {fits}"
+        )
+    return stones
+
+
+def _table_memory(pits: int, stones: int, empty_capture: bool) -> int:
+    """Bytes a table takes to load, or to build when it is not in the cache (the table
+    and 8 bytes for each position of its top level, sorted by potential)."""
+    from boardgames.kalah.endgame import cached_stones, level_sizes, table_entries
+
+    entries = table_entries(pits, stones)
+    if stones in cached_stones(pits, "classic", empty_capture):
+        return entries
+    return entries + 8 * int(level_sizes(pits, stones)[-1])
 
 
 @click.command()

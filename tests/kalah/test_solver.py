@@ -230,6 +230,17 @@ def test_solve_cli_bad_input(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
+def test_solve_refuses_a_table_bigger_than_the_free_memory(tmp_path, monkeypatch) -> None:
+    from boardgames.kalah import solve_cli
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 2**30)
+    result = run(["kalah", "solve", "--pits", "6", "--seeds", "4", "--endgame", "26"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    message = "needs 9.5 GB and 1.1 GB are free; the largest that fits is --endgame 20"
+    assert message in result.output
+
+
 def test_review_marks_a_bad_move_as_a_mistake(tmp_path) -> None:
     """Play the solver's moves except one deliberately bad move; review must flag it."""
     game = Kalah(3, 3)
