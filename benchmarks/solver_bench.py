@@ -77,19 +77,23 @@ def solve_board(
     def report(lower: int, upper: int) -> None:
         bounds.append((lower, upper, time.perf_counter() - t0))
 
+    row = {
+        "pits": pits,
+        "seeds": seeds,
+        "empty_capture": empty_capture,
+        "endgame_stones": k,
+        "endgame_seconds": table_seconds,
+        "threads": threads,
+        "hash_mb": hash_mb,
+        "jit_seconds": jit,
+    }
     try:
         r = solver.solve(state, report)
     except SearchStopped:
         return {
-            "pits": pits,
-            "seeds": seeds,
-            "empty_capture": empty_capture,
+            **row,
             "reached": False,
             "budget": budget,
-            "endgame_stones": k,
-            "endgame_seconds": table_seconds,
-            "threads": threads,
-            "hash_mb": hash_mb,
             "bounds": bounds,  # (lower, upper, seconds) after each finished pass
             "nodes": solver.count(NODES),
             "endgame_hits": solver.count(DB_HITS),
@@ -97,19 +101,12 @@ def solve_board(
     finally:
         timer.cancel()
     return {
-        "pits": pits,
-        "seeds": seeds,
-        "empty_capture": empty_capture,
+        **row,
         "reached": True,
         "value": r.value,
         "best": r.best,
         "nodes": r.nodes,
         "seconds": r.seconds,
-        "endgame_stones": k,
-        "endgame_seconds": table_seconds,
-        "threads": threads,
-        "hash_mb": hash_mb,
-        "jit_seconds": jit,
         "published": PUBLISHED_EMPTY_CAPTURE.get((pits, seeds)) if empty_capture else None,
     }
 
