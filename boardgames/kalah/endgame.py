@@ -141,46 +141,40 @@ def _unrank(r, n, p, binom, out):
     out[p - 1] = rem
 
 
-@njit(cache=True, parallel=True)
-def _potentials(n, m, binom, out):
-    """Potential of every composition of level ``n``, in rank order (chunks in parallel)."""
-    p = 2 * m
-    size = out.shape[0]
-    chunks = (size + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        x = np.zeros(p, dtype=np.int64)
-        for r in range(c * CHUNK, min(size, (c + 1) * CHUNK)):
-            _unrank(r, n, p, binom, x)
-            s = 0
-            for i in range(m):
-                s += (i + 1) * (x[i] + x[m + i])
-            out[r] = s
-
-
 @njit(cache=True)
-def _by_potential(phi, top, order):
-    """Fill ``order`` with the ranks in decreasing potential (a counting sort); returns
-    where each potential starts."""
-    counts = np.zeros(top + 2, dtype=np.int64)
-    for r in range(phi.shape[0]):
-        counts[top - phi[r] + 1] += 1
-    starts = np.cumsum(counts)
-    fill = starts[:-1].copy()
-    for r in range(phi.shape[0]):
-        k = top - phi[r]
-        order[fill[k]] = r
-        fill[k] += 1
-    return starts
+def _columns(n, m, binom):
+    """Every way to put ``n`` stones into ``m`` columns (pit ``i`` of both rows)."""
+    count = binom[n + m - 1, m - 1]
+    cols = np.empty((count, m), dtype=np.int64)
+    x = np.empty(m, dtype=np.int64)
+    for r in range(count):
+        _unrank(r, n, m, binom, x)
+        for i in range(m):
+            cols[r, i] = x[i]
+    return cols
+
+
+def _level_plan(n: int, m: int, binom: np.ndarray):
+    """The order a level is built in, without a word of memory per position: the column
+    sums ``cols`` (which alone fix the potential) in decreasing potential, ``first[j]``
+    the positions before column vector ``j`` (each splits into ``prod(c + 1)``
+    positions), and ``groups`` where each potential starts in ``cols``."""
+    cols = _columns(n, m, binom)
+    phi = cols @ np.arange(1, m + 1)
+    order = np.argsort(-phi, kind="stable")
+    cols, phi = np.ascontiguousarray(cols[order]), phi[order]
+    first = np.zeros(cols.shape[0] + 1, dtype=np.int64)
+    first[1:] = np.cumsum(np.prod(cols + 1, axis=1))
+    groups = np.flatnonzero(np.diff(phi, prepend=-1, append=-1)).astype(np.int64)
+    return cols, first, groups
 
 
 @_njit_rules()
-def _expand(r, n, m, params, binom, offsets, table, states, x, kids, q):
-    """First half of solving the position of rank ``r`` on level ``n``: its finished
-    children are scored at once, the others' table indexes (with the move's gain and
-    whether it was an extra turn) go to ``kids[q]`` and are prefetched. Returns the best
-    value so far and how many children wait in ``kids[q]``."""
-    p = 2 * m
-    _unrank(r, n, p, binom, x)
+def _expand(x, n, m, params, binom, offsets, table, states, kids, q):
+    """First half of solving the position ``x`` (pits from the mover's side) on level
+    ``n``: its finished children are scored at once, the others' table indexes (with the
+    move's gain and whether it was an extra turn) go to ``kids[q]`` and are prefetched.
+    Returns the best value so far and how many children wait in ``kids[q]``."""
     side = 2 * m + 2
     for i in range(side + 1):
         states[0, i] = 0
@@ -223,46 +217,72 @@ BATCH = 16
 that the cache misses of a whole batch overlap."""
 
 
+@njit(cache=True, inline="always")
+def _split(cols, j, local, m, x):
+    """Position number ``local`` of column vector ``j``: a mixed-radix number whose digit
+    ``i`` (radix ``cols[j, i] + 1``) is the mover's share of column ``i``."""
+    for i in range(m - 1, -1, -1):
+        radix = cols[j, i] + 1
+        x[i] = local % radix
+        x[m + i] = cols[j, i] - x[i]
+        local //= radix
+
+
 @_njit_rules(parallel=True)
-def _build_level(order, starts, n, m, params, binom, table, offsets):
-    """Solve level ``n``: groups of equal potential in decreasing potential, each group
-    (whose positions never depend on each other) in parallel chunks, a chunk in batches.
-    Returns how many positions met an entry not built yet (0 unless the dependency order
-    is broken)."""
+def _build_group(cols, first, lo_col, hi_col, n, m, params, binom, table, offsets):
+    """Solve the positions of column vectors ``lo_col..hi_col-1`` of level ``n`` (one
+    potential: they never depend on each other) in parallel chunks, a chunk in batches.
+    Returns how many positions met an entry not built yet (0 unless the dependency
+    order is broken)."""
     side = 2 * m + 3
     bad = 0
-    for k in range(starts.shape[0] - 1):
-        lo = starts[k]
-        size = starts[k + 1] - lo
-        chunks = (size + CHUNK - 1) // CHUNK
-        for c in prange(chunks):
-            states = np.zeros((2, side), dtype=np.int64)
-            x = np.zeros(2 * m, dtype=np.int64)
-            kids = np.zeros((BATCH, m, 3), dtype=np.int64)
-            best = np.zeros(BATCH, dtype=np.int64)
-            count = np.zeros(BATCH, dtype=np.int64)
-            end = lo + min(size, (c + 1) * CHUNK)
-            for j0 in range(lo + c * CHUNK, end, BATCH):
-                top = min(BATCH, end - j0)
-                for q in range(top):
-                    r = np.int64(order[j0 + q])
-                    best[q], count[q] = _expand(
-                        r, n, m, params, binom, offsets, table, states, x, kids, q
-                    )
-                for q in range(top):
-                    v = best[q]
-                    for t in range(count[q]):
-                        g = np.int64(table[kids[q, t, 0]])
-                        if g == UNKNOWN:  # dependency order broken: reported by the caller
-                            v = UNKNOWN
-                            break
-                        gain = kids[q, t, 1]
-                        w = gain + g if kids[q, t, 2] != 0 else gain - g
-                        if w > v:
-                            v = w
-                    if v == UNKNOWN:
-                        bad += 1
-                    table[offsets[n] + np.int64(order[j0 + q])] = v
+    lo = first[lo_col]
+    size = first[hi_col] - lo
+    chunks = (size + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        states = np.zeros((2, side), dtype=np.int64)
+        x = np.zeros(2 * m, dtype=np.int64)
+        kids = np.zeros((BATCH, m, 3), dtype=np.int64)
+        best = np.zeros(BATCH, dtype=np.int64)
+        count = np.zeros(BATCH, dtype=np.int64)
+        rows = np.zeros(BATCH, dtype=np.int64)
+        pos = lo + c * CHUNK
+        end = lo + min(size, (c + 1) * CHUNK)
+        j = np.searchsorted(first, pos, side="right") - 1
+        _split(cols, j, pos - first[j], m, x)
+        while pos < end:
+            top = min(BATCH, end - pos)
+            for q in range(top):
+                best[q], count[q] = _expand(x, n, m, params, binom, offsets, table, states, kids, q)
+                rows[q] = offsets[n] + rank_state(states, 0, m, n, binom)
+                prefetch(table, rows[q])
+                # the next position: add one to the mixed-radix number, or the next column
+                i = m - 1
+                while i >= 0 and x[i] == cols[j, i]:
+                    x[i] = 0
+                    x[m + i] = cols[j, i]
+                    i -= 1
+                if i >= 0:
+                    x[i] += 1
+                    x[m + i] -= 1
+                elif j + 1 < cols.shape[0]:
+                    j += 1
+                    _split(cols, j, 0, m, x)
+            pos += top
+            for q in range(top):
+                v = best[q]
+                for t in range(count[q]):
+                    g = np.int64(table[kids[q, t, 0]])
+                    if g == UNKNOWN:  # dependency order broken: reported by the caller
+                        v = UNKNOWN
+                        break
+                    gain = kids[q, t, 1]
+                    w = gain + g if kids[q, t, 2] != 0 else gain - g
+                    if w > v:
+                        v = w
+                if v == UNKNOWN:
+                    bad += 1
+                table[rows[q]] = v
     return bad
 
 
@@ -383,17 +403,16 @@ def build(
     table[int(offsets[first]) :] = UNKNOWN
     params = make_params(m, rules, "store", 1, empty_capture)
     failures = 0
+    todo = max(1, int(offsets[-1] - offsets[first]))
     for n in range(first, stones + 1):
-        # the largest levels hold hundreds of millions of positions: 4-byte potentials
-        # and ranks where they fit
-        phi = np.empty(int(sizes[n]), dtype=np.int32)
-        _potentials(n, m, binom, phi)
-        order = np.empty(phi.shape[0], dtype=np.int32 if phi.shape[0] < 2**31 else np.int64)
-        starts = _by_potential(phi, n * m, order)
-        del phi
-        failures += _build_level(order, starts, n, m, params, binom, table, offsets)
-        if progress is not None:
-            progress(n, stones)
+        cols, starts, groups = _level_plan(n, m, binom)
+        for g in range(groups.shape[0] - 1):
+            failures += _build_group(
+                cols, starts, groups[g], groups[g + 1], n, m, params, binom, table, offsets
+            )
+            if progress is not None:
+                done = offsets[n] - offsets[first] + starts[groups[g + 1]]
+                progress(n, stones, float(done) / todo)
     if failures:
         raise RuntimeError("endgame build met an entry before its dependencies")
     seconds = time.perf_counter() - t0

@@ -83,8 +83,11 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
         f"Building endgame tables: up to {stones} stones, {entries:,} positions…"
     ) as st:
 
-        def progress(n: int, top: int) -> None:
-            st.update(f"Building endgame tables: level {n} of {top} ({entries:,} positions)…")
+        def progress(n: int, top: int, done: float) -> None:
+            st.update(
+                f"Building endgame tables: level {n} of {top}, {done:.0%} of the positions "
+                f"to build ({entries:,} in all)…"
+            )
 
         table = endgame.load_or_build(pits, stones, progress=progress, empty_capture=empty_capture)
     console.print(
@@ -127,7 +130,7 @@ def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
 def _table_stones(
     spec: str, pits: int, total: int, rules: str, empty_capture: bool, review: bool = False
 ) -> int:
-    from boardgames.kalah.endgame import MAX_TABLE_STONES
+    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones, table_entries
 
     if rules != "classic":
         return 0
@@ -140,26 +143,17 @@ def _table_stones(
             f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
         )
     stones = int(spec)
-    need = _table_memory(pits, stones, empty_capture)
+    # a table takes its size in memory to load, and to build (the build keeps only a
+    # small plan of each level beside it)
+    need = table_entries(pits, stones)
     free = _available_memory()
     if need > free:
-        fits = max(k for k in range(stones) if _table_memory(pits, k, empty_capture) <= free)
+        fits = largest_stones(pits, free, stones)
         raise click.UsageError(
             f"an endgame table of {stones} stones on {pits} pits needs {need / 1e9:.1f} GB "
             f"and {free / 1e9:.1f} GB are free; the largest that fits is --endgame {fits}"
         )
     return stones
-
-
-def _table_memory(pits: int, stones: int, empty_capture: bool) -> int:
-    """Bytes a table takes to load, or to build when it is not in the cache (the table
-    and 8 bytes for each position of its top level, sorted by potential)."""
-    from boardgames.kalah.endgame import cached_stones, level_sizes, table_entries
-
-    entries = table_entries(pits, stones)
-    if stones in cached_stones(pits, "classic", empty_capture):
-        return entries
-    return entries + 8 * int(level_sizes(pits, stones)[-1])
 
 
 @click.command()

@@ -106,16 +106,17 @@ def test_a_bigger_table_is_built_on_top_of_a_cached_smaller_one(tmp_path, monkey
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     full = endgame.build(3, 9)
     endgame.load_or_build(3, 5)
-    levels: list[int] = []
-    grown = endgame.load_or_build(3, 9, progress=lambda n, top: levels.append(n))
-    assert levels == [6, 7, 8, 9]  # levels 0..5 were read from the 5-stone table
+    levels: dict[int, float] = {}  # level -> the fraction of the build done after it
+    grown = endgame.load_or_build(3, 9, progress=lambda n, top, done: levels.update({n: done}))
+    assert list(levels) == [6, 7, 8, 9]  # levels 0..5 were read from the 5-stone table
+    assert levels[9] == 1.0 and sorted(levels.values()) == list(levels.values())
     assert np.array_equal(grown.table, full.table)
     # a damaged smaller table is not trusted: everything is built
     endgame.cache_path(3, 9, "classic").unlink()
     endgame.cache_path(3, 5, "classic").write_bytes(b"not a table")
     levels.clear()
-    again = endgame.load_or_build(3, 9, progress=lambda n, top: levels.append(n))
-    assert levels == list(range(10)) and np.array_equal(again.table, full.table)
+    again = endgame.load_or_build(3, 9, progress=lambda n, top, done: levels.update({n: done}))
+    assert list(levels) == list(range(10)) and np.array_equal(again.table, full.table)
 
 
 def test_node_limit_stops_and_solver_recovers() -> None:
@@ -237,7 +238,7 @@ def test_solve_refuses_a_table_bigger_than_the_free_memory(tmp_path, monkeypatch
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 2**30)
     result = run(["kalah", "solve", "--pits", "6", "--seeds", "4", "--endgame", "26"])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    message = "needs 9.5 GB and 1.1 GB are free; the largest that fits is --endgame 20"
+    message = "needs 2.7 GB and 1.1 GB are free; the largest that fits is --endgame 23"
     assert message in result.output
 
 
