@@ -1,7 +1,8 @@
 """Kalah solver benchmark: endgame-table builds and exact values of small boards.
 
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
-                                      [--threads T] [--endgame K|auto] [--variants V]
+                                      [--threads T] [--endgame K|auto] [--hash MB]
+                                      [--variants V]
                                       [--runs N] [--parallel 6x3 --repeat R] [--out FILE]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
@@ -13,8 +14,8 @@ median time is reported (with every run's time). Small boards (at most --check s
 are checked against the plain exhaustive reference search (core/search.py) as well.
 Endgame tables of each size in --tables are built once, timed and sized (6 pits). The
 boards are solved on --threads threads (default: every core), with the transposition
-table ``kalah solve`` takes and its endgame tables (--endgame auto) or tables of K
-stones. --parallel BOARD solves that board --repeat times on one thread and on every
+table ``kalah solve`` takes (or --hash MiB) and its endgame tables (--endgame auto) or
+tables of K stones. --parallel BOARD solves that board --repeat times on one thread and on every
 core, alternately, and reports the median wall times, their ratio and that the values
 agree.
 
@@ -56,6 +57,7 @@ def solve_board(
     budget: float,
     threads: int = 1,
     stones: str = "auto",
+    hash_mb: float | None = None,
 ) -> dict:
     game = Kalah(pits, seeds, empty_capture=empty_capture)
     state = game.initial_state()
@@ -64,7 +66,7 @@ def solve_board(
     t0 = time.perf_counter()
     table = endgame.load_or_build(pits, k, empty_capture=empty_capture) if k > 0 else None
     table_seconds = time.perf_counter() - t0
-    hash_mb = default_hash_mb(total)
+    hash_mb = default_hash_mb(total) if hash_mb is None else hash_mb
     solver = Solver(
         pits, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )
@@ -158,6 +160,9 @@ def main() -> None:
         default="auto",
         help="endgame-table stones for every board (auto: as kalah solve)",
     )
+    parser.add_argument(
+        "--hash", type=float, default=None, help="transposition table MiB (default: as kalah solve)"
+    )
     parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
@@ -191,7 +196,7 @@ def main() -> None:
         pits, seeds = (int(x) for x in spec.split("x"))
         for ec in [v == "empty-capture" for v in args.variants.split(",")]:
             runs = [
-                solve_board(pits, seeds, ec, args.budget, args.threads, args.endgame)
+                solve_board(pits, seeds, ec, args.budget, args.threads, args.endgame, args.hash)
                 for _ in range(args.runs)
             ]
             reached = sorted((r for r in runs if r["reached"]), key=lambda r: r["seconds"])

@@ -18,7 +18,10 @@ already known, or only shifts the mover's stones to the right within its own row
 that case the child keeps ``n`` stones and has a strictly larger *potential*
 ``sum (i + 1) * stones`` over both rows (i counted from each row's first pit), which
 turning the board round does not change. So a level is built in decreasing potential,
-and positions of equal potential, which never depend on each other, in parallel.
+and positions of equal potential, which never depend on each other, in parallel. The
+potential depends only on the column sums (pit ``i`` of both rows together), so a level
+is walked column vector by column vector in decreasing potential, each split between
+the rows as a mixed-radix number: no memory per position beside the table itself.
 
 Tables are cached on disk (``$XDG_CACHE_HOME/boardgames`` or ``~/.cache/boardgames``),
 keyed by rules, pits, stone limit, the table :data:`FORMAT` and a fingerprint of the rule

@@ -30,18 +30,19 @@ def default_hash_mb(stones: int) -> int:
 
 AUTO_TABLE_ENTRIES = 600_000_000
 """With ``--endgame auto``: the largest table of at most this many entries (bytes), and
-of at most a quarter of the memory available."""
+of at most a quarter of the memory available (a bigger cached one may take up to three
+quarters)."""
 
 
 def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
     table of at most :data:`AUTO_TABLE_ENTRIES` positions and at most half the stones
-    plus two (on 6 pits 20 stones for 6 x 3, 226 M positions built once in under 2
-    minutes, and 22 from 6 x 4 up, 548 M in about 5 minutes; a table that covers more of
-    a small board costs more to build than it saves), or a bigger one already in the
-    cache (``--endgame 27`` builds one) of at most half the stones plus four, since a
-    cached table costs only its loading (about a second a GB). Never more than a quarter
-    of the free memory."""
+    plus two (on 6 pits 20 stones for 6 x 3, 226 M positions built once in under a
+    minute, and 22 from 6 x 4 up, 548 M in about 4 minutes; a table that covers more of
+    a small board costs more to build than it saves) and a quarter of the available
+    memory, or a bigger one already in the cache (``--endgame 30`` builds one) of at most
+    half the stones plus four, since a cached table costs only its loading (about a
+    second a GB), that leaves a quarter of the available memory free."""
     from boardgames.kalah.endgame import (
         MAX_TABLE_STONES,
         cached_stones,
@@ -49,20 +50,29 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
         table_entries,
     )
 
-    memory = _available_memory() // 4
+    available = _available_memory()
     top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
-    built = largest_stones(pits, min(AUTO_TABLE_ENTRIES, memory), top)
+    built = largest_stones(pits, min(AUTO_TABLE_ENTRIES, available // 4), top)
     top_cached = min(total - 1, total // 2 + 4, MAX_TABLE_STONES)
     cached = [
         k
         for k in cached_stones(pits, "classic", empty_capture)
-        if k <= top_cached and table_entries(pits, k) <= memory
+        if k <= top_cached and table_entries(pits, k) <= available * 3 // 4
     ]
     return max([built, *cached])
 
 
 def _available_memory() -> int:
-    """Bytes of memory available now (1 GiB assumed where the system does not say)."""
+    """Bytes of memory available now, the page cache counted as available (it is given
+    back on demand, and a table just built or read fills it); 1 GiB assumed where the
+    system does not say."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
@@ -212,6 +222,7 @@ def solve(
     bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds once the endgame
     tables are built and cached; 6 x 4 about 15 s with the 26-stone tables (--endgame 26,
     built once in half an hour) and 6-8 s with 27 (--endgame 27 after that, 10 minutes).
+    A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
     """
     from boardgames.kalah.endgame import pit_stones
     from boardgames.kalah.solver import Solver, solve_in_thread

@@ -338,5 +338,5 @@ def test_review_builds_only_a_quick_table_but_uses_a_cached_big_one(tmp_path, mo
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 32 * 2**30)
     assert auto_stones(6, 48) == 27 and auto_stones(6, 72) == 27 and auto_stones(6, 36) == 20
     assert review_stones(6, 48) == 27
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)
-    assert auto_stones(6, 48) == 22  # 3.9 GB is more than a quarter: 22 stones, built
+    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 4 * 2**30)
+    assert auto_stones(6, 48) == 22  # 3.9 GB would leave too little: 22 stones, built
