@@ -161,7 +161,7 @@ def _table_stones(
         fits = largest_stones(pits, free, stones)
         raise click.UsageError(
             f"an endgame table of {stones} stones on {pits} pits needs {need / 1e9:.1f} GB "
-            f"and {free / 1e9:.1f} GB are free; the largest that fits is --endgame {fits}"
+            f"and {free / 1e9:.1f} GB are available; the largest that fits is --endgame {fits}"
         )
     return stones
 

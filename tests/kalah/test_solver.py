@@ -238,7 +238,7 @@ def test_solve_refuses_a_table_bigger_than_the_free_memory(tmp_path, monkeypatch
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 2**30)
     result = run(["kalah", "solve", "--pits", "6", "--seeds", "4", "--endgame", "26"])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    message = "needs 2.7 GB and 1.1 GB are free; the largest that fits is --endgame 23"
+    message = "needs 2.7 GB and 1.1 GB are available; the largest that fits is --endgame 23"
     assert message in result.output
 
 
