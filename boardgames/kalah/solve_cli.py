@@ -41,8 +41,8 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     minute, and 22 from 6 x 4 up, 548 M in about 4 minutes; a table that covers more of
     a small board costs more to build than it saves) and a quarter of the available
     memory, or a bigger one already in the cache (``--endgame 30`` builds one) of at most
-    half the stones plus four, since a cached table costs only its loading (about a
-    second a GB), that leaves a quarter of the available memory free."""
+    half the stones plus four, since a cached table costs only its loading (a few
+    seconds a GB from the disk), that leaves a quarter of the available memory free."""
     from boardgames.kalah.endgame import (
         MAX_TABLE_STONES,
         cached_stones,
