@@ -15,9 +15,9 @@ are checked against the plain exhaustive reference search (core/search.py) as we
 Endgame tables of each size in --tables are built once, timed and sized (6 pits). The
 boards are solved on --threads threads (default: every core), with the transposition
 table ``kalah solve`` takes (or --hash MiB) and its endgame tables (--endgame auto) or
-tables of K stones. --parallel BOARD solves that board --repeat times on one thread and on every
-core, alternately, and reports the median wall times, their ratio and that the values
-agree.
+tables of K stones. --parallel BOARD solves that board --repeat times on one thread and
+on every core, alternately, and reports the median wall times, their ratio and that the
+values agree.
 
 Writes benchmarks/results/solver_bench.json.
 """

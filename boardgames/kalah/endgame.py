@@ -406,15 +406,15 @@ def build(
     table[int(offsets[first]) :] = UNKNOWN
     params = make_params(m, rules, "store", 1, empty_capture)
     failures = 0
-    todo = max(1, int(offsets[-1] - offsets[first]))
+    todo = int(offsets[-1] - offsets[first])  # every level holds a position at least
     for n in range(first, stones + 1):
-        cols, starts, groups = _level_plan(n, m, binom)
+        cols, before, groups = _level_plan(n, m, binom)
         for g in range(groups.shape[0] - 1):
             failures += _build_group(
-                cols, starts, groups[g], groups[g + 1], n, m, params, binom, table, offsets
+                cols, before, groups[g], groups[g + 1], n, m, params, binom, table, offsets
             )
             if progress is not None:
-                done = offsets[n] - offsets[first] + starts[groups[g + 1]]
+                done = offsets[n] - offsets[first] + before[groups[g + 1]]
                 progress(n, stones, float(done) / todo)
     if failures:
         raise RuntimeError("endgame build met an entry before its dependencies")

@@ -156,12 +156,12 @@ def _table_stones(
     # a table takes its size in memory to load, and to build (the build keeps only a
     # small plan of each level beside it)
     need = table_entries(pits, stones)
-    free = _available_memory()
-    if need > free:
-        fits = largest_stones(pits, free, stones)
+    available = _available_memory()
+    if need > available:
+        fits = largest_stones(pits, available, stones)
         raise click.UsageError(
             f"an endgame table of {stones} stones on {pits} pits needs {need / 1e9:.1f} GB "
-            f"and {free / 1e9:.1f} GB are available; the largest that fits is --endgame {fits}"
+            f"and {available / 1e9:.1f} GB are available; the largest that fits is --endgame {fits}"
         )
     return stones
 

@@ -231,7 +231,7 @@ def test_solve_cli_bad_input(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_solve_refuses_a_table_bigger_than_the_free_memory(tmp_path, monkeypatch) -> None:
+def test_solve_refuses_a_table_bigger_than_the_available_memory(tmp_path, monkeypatch) -> None:
     from boardgames.kalah import solve_cli
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
