@@ -3,7 +3,8 @@
     python benchmarks/solver_bench.py [--boards 4x3,5x3,...] [--tables 10,12,14] [--budget S]
                                       [--threads T] [--endgame K|auto] [--hash MB]
                                       [--variants V]
-                                      [--runs N] [--parallel 6x3 --repeat R] [--out FILE]
+                                      [--runs N] [--parallel 6x3 --repeat R]
+                                      [--history 6x4] [--out FILE]
 
 For each board (pits x seeds) it solves the start position, A to move, under the default
 rules and (--variants) under the "empty capture" rules of Irving, Donkers and Uiterwijk, "Solving
@@ -17,7 +18,8 @@ boards are solved on --threads threads (default: every core), with the transposi
 table ``kalah solve`` takes (or --hash MiB) and its endgame tables (--endgame auto) or
 tables of K stones. --parallel BOARD solves that board --repeat times on one thread and
 on every core, alternately, and reports the median wall times, their ratio and that the
-values agree.
+values agree; --history BOARD does the same with and without the solver's history
+heuristic (on --threads threads), with the median positions too.
 
 Writes benchmarks/results/solver_bench.json.
 """
@@ -58,6 +60,7 @@ def solve_board(
     threads: int = 1,
     stones: str = "auto",
     hash_mb: float | None = None,
+    history: bool = True,
 ) -> dict:
     game = Kalah(pits, seeds, empty_capture=empty_capture)
     state = game.initial_state()
@@ -70,6 +73,7 @@ def solve_board(
     solver = Solver(
         pits, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )
+    solver.history = history
     jit = solver.warm_up()
     timer = threading.Timer(budget, solver.stop)
     timer.start()
@@ -88,6 +92,7 @@ def solve_board(
         "threads": threads,
         "hash_mb": hash_mb,
         "jit_seconds": jit,
+        "history": history,
     }
     try:
         r = solver.solve(state, report)
@@ -113,30 +118,61 @@ def solve_board(
     }
 
 
+def alternate(
+    pits: int, seeds: int, settings: dict[str, dict], repeat: int, budget: float, stones: str
+) -> dict:
+    """Solve one board under each of ``settings`` (name: keyword arguments of
+    :func:`solve_board`), in turn, ``repeat`` times: median wall seconds and positions
+    of each, and whether the values agree."""
+    seconds: dict[str, list[float]] = {name: [] for name in settings}
+    nodes: dict[str, list[int]] = {name: [] for name in settings}
+    values = set()
+    for _ in range(repeat):
+        for name, kwargs in settings.items():
+            row = solve_board(pits, seeds, False, budget, stones=stones, **kwargs)
+            if not row["reached"]:
+                return {"board": f"{pits}x{seeds}", "reached": False, "budget": budget}
+            seconds[name].append(row["seconds"])
+            nodes[name].append(row["nodes"])
+            values.add(row["value"])
+    return {
+        "board": f"{pits}x{seeds}",
+        "endgame_stones": row["endgame_stones"],
+        "median_seconds": {name: statistics.median(v) for name, v in seconds.items()},
+        "median_nodes": {name: statistics.median(v) for name, v in nodes.items()},
+        "values_agree": len(values) == 1,
+        "runs_seconds": seconds,
+    }
+
+
 def compare_threads(
     pits: int, seeds: int, threads: int, repeat: int, budget: float, stones: str = "auto"
 ) -> dict:
     """One thread against ``threads`` on one board, alternately: median wall seconds."""
-    times: dict[int, list[float]] = {1: [], threads: []}
-    values = set()
-    for _ in range(repeat):
-        for t in (1, threads):
-            row = solve_board(pits, seeds, False, budget, t, stones)
-            if not row["reached"]:
-                return {"board": f"{pits}x{seeds}", "reached": False, "budget": budget}
-            times[t].append(row["seconds"])
-            values.add(row["value"])
-    one, many = statistics.median(times[1]), statistics.median(times[threads])
-    return {
-        "board": f"{pits}x{seeds}",
-        "endgame_stones": row["endgame_stones"],
-        "threads": threads,
-        "seconds_one_thread": one,
-        "seconds_all_threads": many,
-        "speedup": one / many,
-        "values_agree": len(values) == 1,
-        "runs": times,
+    settings = {"1": {"threads": 1}, str(threads): {"threads": threads}}
+    row = alternate(pits, seeds, settings, repeat, budget, stones)
+    if "median_seconds" in row:
+        one, many = row["median_seconds"]["1"], row["median_seconds"][str(threads)]
+        row.update(threads=threads, seconds_one_thread=one, seconds_all_threads=many)
+        row["speedup"] = one / many
+    return row
+
+
+def compare_history(
+    pits: int, seeds: int, threads: int, repeat: int, budget: float, stones: str = "auto"
+) -> dict:
+    """The solver with its history heuristic against without, alternately."""
+    settings = {
+        "history": {"threads": threads},
+        "no history": {"threads": threads, "history": False},
     }
+    row = alternate(pits, seeds, settings, repeat, budget, stones)
+    if "median_seconds" in row:
+        t, n = row["median_seconds"], row["median_nodes"]
+        row["threads"] = threads
+        row["speedup"] = t["no history"] / t["history"]
+        row["nodes_ratio"] = n["no history"] / n["history"]
+    return row
 
 
 def reference(pits: int, seeds: int, empty_capture: bool) -> int:
@@ -164,6 +200,11 @@ def main() -> None:
         "--hash", type=float, default=None, help="transposition table MiB (default: as kalah solve)"
     )
     parser.add_argument("--parallel", default="6x3", help="board for 1 vs all threads ('': skip)")
+    parser.add_argument(
+        "--history",
+        default="",
+        help="board to solve with and without the history heuristic, alternately ('': skip)",
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
         "--variants",
@@ -192,7 +233,7 @@ def main() -> None:
         )
         console.print(f"table 6 pits <= {k} stones: {t.nbytes:,} bytes in {t.build_seconds:.1f} s")
     rows = []
-    for spec in args.boards.split(","):
+    for spec in [b for b in args.boards.split(",") if b]:
         pits, seeds = (int(x) for x in spec.split("x"))
         for ec in [v == "empty-capture" for v in args.variants.split(",")]:
             runs = [
@@ -254,6 +295,11 @@ def main() -> None:
             pits, seeds, args.threads, args.repeat, args.budget, args.endgame
         )
         console.print(parallel)
+    history = None
+    if args.history:
+        pits, seeds = (int(x) for x in args.history.split("x"))
+        history = compare_history(pits, seeds, args.threads, args.repeat, args.budget, args.endgame)
+        console.print(history)
     out = args.out
     out.parent.mkdir(exist_ok=True)
     out.write_text(
@@ -263,6 +309,7 @@ def main() -> None:
                 "tables": tables,
                 "boards": rows,
                 "parallel": parallel,
+                "history": history,
             },
             indent=2,
         )

@@ -16,9 +16,11 @@ difference), which lies in ``[-n, n]`` for ``n`` stones left in the pits. Workin
 Search enhancements: the table's move first; away from the endgame tables the moves are
 ordered by what is known of each child (the middle of its known interval around the
 move's gain) and a known child that refutes the node cuts it (enhanced transposition
-cut-offs); near them extra turns and captures first (the engine's ``priority``); each
-table entry keeps a lower and an upper bound, merged whenever the same position is
-searched again; fail-soft values so MTD(f) converges in few passes.
+cut-offs); near them extra turns and captures first (the engine's ``priority``); ties
+broken by the history heuristic weighted by work (the positions searched under the cuts
+each move caused: 4-5x fewer positions on 6 x 4 and 5 x 5); each table entry keeps a
+lower and an upper bound, merged whenever the same position is searched again;
+fail-soft values so MTD(f) converges in few passes.
 
 Table replacement: buckets of two entries. The first keeps the position whose search
 visited the most nodes (it is replaced only by a bigger search); the second is always
@@ -54,8 +56,19 @@ from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params
 ENTRY_BYTES = 16
 MAX_PLY = 1024
 STOP, NODES, DB_HITS, TT_HITS, BOUND_CUTS, LIMIT, ETC_CUTS = 0, 1, 2, 3, 4, 5, 6
-TT_FIRST = 1 << 60
+TT_FIRST = 1 << 62
 """Ordering key of the table's move: always first."""
+HIST_BITS = 40
+HIST_MAX = (1 << HIST_BITS) - 1
+HIST_COLS = 64
+"""History heuristic: per thread, a count per (pit, stones in it, capped at 63) of the
+positions searched under the nodes where sowing that pit caused the cut. It breaks the
+engine's priority's ties (a move's ordering key is ``priority << HIST_BITS`` plus the
+count, capped at ``HIST_MAX``), so the moves that refuted big subtrees elsewhere are
+tried first."""
+MID_SHIFT = 50
+"""Ordering by the known interval of a child (ETC) goes above both: ``mid2 << MID_SHIFT``
+(|mid2| <= 4 x 480 stones < 2 ** 11 keeps it below TT_FIRST)."""
 
 
 class SearchStopped(Exception):
@@ -169,6 +182,8 @@ def _search(
     etc,
     halt,
     rotate,
+    hist,
+    history,
 ):
     """Fail-soft alpha-beta on ``g`` of ``states[0]``; returns a bound or the value.
 
@@ -176,7 +191,8 @@ def _search(
     calls pay for every array argument on every node. Several threads may run it at once
     on one table (see :meth:`Solver._g`): ``halt[0]`` set by any of them (or by a stop)
     ends the others, which then return with ``stats[STOP]`` set; ``rotate`` turns the
-    root's move order so that the threads start on different root moves.
+    root's move order so that the threads start on different root moves. ``hist`` is the
+    thread's history table (see :data:`HIST_COLS`), updated at every cut when ``history``.
     """
     m = params[0]
     side = 2 * m + 2
@@ -247,10 +263,14 @@ def _search(
                     enter = False
                     continue
             count = gen_moves(states, ply, params, moves)
-            # order: the table's move, then the engine's priority (insertion sort, <= m moves)
+            # order: the table's move, then the engine's priority, then the history
             for i in range(count):
                 mv = moves[ply, i]
-                prio[ply, i] = TT_FIRST if mv == first else priority(states, ply, mv, params)
+                if mv == first:
+                    prio[ply, i] = TT_FIRST
+                else:
+                    hv = min(hist[mv, min(states[ply, mv], HIST_COLS - 1)], HIST_MAX)
+                    prio[ply, i] = (priority(states, ply, mv, params) << HIST_BITS) + hv
             if not etc:  # else sorted after the look below
                 _sort_moves(moves, prio, ply, count)
             bestx = -(1 << 30)
@@ -329,7 +349,7 @@ def _search(
                         cut = v
                     if prio[ply, i] < TT_FIRST:
                         mid2 = 2 * gain + (gc_lo + gc_hi) if again else 2 * gain - (gc_lo + gc_hi)
-                        prio[ply, i] += mid2 << 16
+                        prio[ply, i] += mid2 << MID_SHIFT
                     moves[ply, keep] = moves[ply, i]
                     prio[ply, keep] = prio[ply, i]
                     keep += 1
@@ -385,6 +405,9 @@ def _search(
                         done = True
             fr[ply, F_I] = i + 1
             if done or i + 1 >= fr[ply, F_COUNT]:
+                if done and history:
+                    mv = moves[ply, i]
+                    hist[mv, min(states[ply, mv], HIST_COLS - 1)] += stats[NODES] - fr[ply, F_START]
                 # the node is finished: merge its bound into the table, hand it up
                 best = fr[ply, F_BEST]
                 lo = fr[ply, F_LO]
@@ -460,6 +483,7 @@ class _Worker:
         self.look = np.zeros((MAX_PLY, pits, LOOK), dtype=np.int64)
         self.stats = np.zeros(7, dtype=np.int64)
         self.value = 0
+        self.hist = np.zeros((2 * pits + 2, HIST_COLS), dtype=np.int64)
 
 
 class Solver:
@@ -468,6 +492,8 @@ class Solver:
     ``threads`` > 1 runs every null-window test on that many threads over the one table
     (lazy SMP: each thread starts on a different root move, all share what the others
     have proved, the first to finish answers the test); the values are the same.
+    Setting ``history`` (or ``etc``, the look at the children) to False turns that
+    enhancement off, for measurements; the values stay the same.
     """
 
     def __init__(
@@ -499,6 +525,7 @@ class Solver:
         self._stopped = False
         self.limit = 0
         self.etc = True
+        self.history = True
         if endgame is None:
             self.db = np.zeros(1, dtype=np.int8)
             self.dbo = np.zeros(2, dtype=np.int64)
@@ -588,6 +615,8 @@ class Solver:
                 self.etc,
                 self.halt,
                 rotate,
+                w.hist,
+                self.history,
             )
         )
 
@@ -695,6 +724,7 @@ class Solver:
         """Zero the counters; ``node_limit`` positions (0: no limit) per thread."""
         for w in self.workers:
             w.stats[:] = 0
+            w.hist[:] = 0
         self.limit = node_limit
 
     def _child(self, state: np.ndarray, pit: int) -> tuple[np.ndarray, bool, int]:
