@@ -114,6 +114,7 @@ def solve_board(
         "best": r.best,
         "nodes": r.nodes,
         "seconds": r.seconds,
+        "passes": r.passes,  # (lower, upper, seconds) after each null-window test
         "published": PUBLISHED_EMPTY_CAPTURE.get((pits, seeds)) if empty_capture else None,
     }
 
