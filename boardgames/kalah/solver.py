@@ -64,8 +64,8 @@ HIST_COLS = 64
 """History heuristic: per thread, a count per (pit, stones in it, capped at 63) of the
 positions searched under the nodes where sowing that pit caused the cut. It breaks the
 engine's priority's ties (a move's ordering key is ``priority << HIST_BITS`` plus the
-count, capped at ``HIST_MAX``), so the moves that refuted big subtrees elsewhere are
-tried first."""
+count, capped at ``HIST_MAX``; the priority is below 2 ** 10), so the moves that
+refuted big subtrees elsewhere are tried first."""
 MID_SHIFT = 50
 """Ordering by the known interval of a child (ETC) goes above both: ``mid2 << MID_SHIFT``
 (|mid2| <= 4 x 480 stones < 2 ** 11 keeps it below TT_FIRST)."""
@@ -121,6 +121,12 @@ def _move(packed):
 @njit(cache=True, inline="always")
 def _work(packed):
     return packed & WORK_MAX
+
+
+@njit(cache=True, inline="always")
+def _hist_col(states, ply, mv):
+    """The history table's column of sowing ``mv`` at ``ply``: its stones, capped."""
+    return min(states[ply, mv], HIST_COLS - 1)
 
 
 @njit(cache=True, inline="always")
@@ -269,7 +275,7 @@ def _search(
                 if mv == first:
                     prio[ply, i] = TT_FIRST
                 else:
-                    hv = min(hist[mv, min(states[ply, mv], HIST_COLS - 1)], HIST_MAX)
+                    hv = min(hist[mv, _hist_col(states, ply, mv)], HIST_MAX)
                     prio[ply, i] = (priority(states, ply, mv, params) << HIST_BITS) + hv
             if not etc:  # else sorted after the look below
                 _sort_moves(moves, prio, ply, count)
@@ -407,7 +413,7 @@ def _search(
             if done or i + 1 >= fr[ply, F_COUNT]:
                 if done and history:
                     mv = moves[ply, i]
-                    hist[mv, min(states[ply, mv], HIST_COLS - 1)] += stats[NODES] - fr[ply, F_START]
+                    hist[mv, _hist_col(states, ply, mv)] += stats[NODES] - fr[ply, F_START]
                 # the node is finished: merge its bound into the table, hand it up
                 best = fr[ply, F_BEST]
                 lo = fr[ply, F_LO]
