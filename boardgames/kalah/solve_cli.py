@@ -220,9 +220,10 @@ def solve(
     player to move; the best move is a compound move that keeps it (the one the search
     proved). The search (MTD(f): null-window tests that close in on the value) shows its
     bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds once the endgame
-    tables are built and cached; 6 x 4 about 15 s with the 26-stone tables (--endgame 26,
-    built once in half an hour) and 6-8 s with 27 (--endgame 27 after that, 10 minutes).
-    A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
+    tables are built and cached; 6 x 4 about 20 s with the 22-stone tables --endgame auto
+    builds (5 minutes, once) and 2-3 s with 27 (--endgame 26, built once in half an hour,
+    then --endgame 27, 10 minutes more); 6 x 5 about 5 minutes with 30 (--endgame 30, 50
+    minutes more). A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
     """
     from boardgames.kalah.endgame import pit_stones
     from boardgames.kalah.solver import Solver, solve_in_thread
