@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from boardgames.core.protocol import Game, State, describe_score
+from boardgames.core.protocol import Game, State, describe_score, score_bound, short_score
 from boardgames.core.strategies import ENGINES, STRATEGIES, numba_searcher, run_strategy
 
 
@@ -149,20 +149,29 @@ def disagreements(rows: Sequence[CompareRow]) -> list[str]:
     return problems
 
 
-def _values_text(values: list[int]) -> str:
+def _values_text(values: list[int], exact: bool) -> str:
     if len(values) == 1:
-        return describe_score(values[0])
-    shown = " ".join(f"{v:+d}" if abs(v) < 10**6 else describe_score(v) for v in values[:4])
+        return describe_score(values[0], exact)
+    shown = " ".join(short_score(v, exact) for v in values[:4])
     return shown + (f" … ({len(values)})" if len(values) > 4 else "")
 
 
-def comparison_table(rows: Sequence[CompareRow], title: str) -> Table:
+BOUND_NOTE = (
+    "win ≥N / loss ≥N: a finished game inside the depth, so a bound (the winner may win by "
+    "more), not the exact value"
+)
+
+
+def comparison_table(rows: Sequence[CompareRow], title: str, exact: bool = False) -> Table:
     """The rich table: values, positions visited, CPU seconds, positions per CPU second,
-    speed-up."""
+    speed-up. ``exact``: the searches went to the end of the game (no depth limit), so
+    their values are exact; else a finished-game score is shown as a bound."""
     base = next((r for r in rows if r.strategy == "alphabeta" and r.engine == "python"), None)
     if base is None:
         base = next((r for r in rows if r.strategy == "alphabeta"), None)
     caption = "seconds: CPU time of the search alone (JIT and cache loading excluded)"
+    if not exact and any(score_bound(v, False) for r in rows for v in r.values):
+        caption += "\n" + BOUND_NOTE
     if base is not None:
         caption += f"\nspeed-up: seconds of alphabeta ({base.engine}) / seconds of the row"
     table = Table(title=title, caption=caption)
@@ -178,7 +187,7 @@ def comparison_table(rows: Sequence[CompareRow], title: str) -> Table:
         table.add_row(
             r.strategy,
             r.engine,
-            _values_text(r.values),
+            _values_text(r.values, exact),
             f"{r.nodes:,}",
             f"{r.seconds:.4f}",
             f"{r.rate:,.0f}",
@@ -192,7 +201,10 @@ def comparison_json(
 ) -> dict[str, object]:
     """The JSON object of the issue: game, depth, results (value of the first position and
     all values, ``seconds`` in CPU time of the search, ``wall_seconds``), agree; ``extra``
-    adds keys."""
+    adds keys. ``exact`` is true when there was no depth limit; otherwise ``bounds`` says
+    per value whether it is a ``"lower"`` / ``"upper"`` bound (a finished game inside the
+    depth) or null (a heuristic value at that depth)."""
+    exact = depth is None
     return {
         "game": game,
         "depth": depth,
@@ -203,6 +215,8 @@ def comparison_json(
                 "engine": r.engine,
                 "value": r.values[0] if r.values else None,
                 "values": r.values,
+                "exact": exact,
+                "bounds": [score_bound(v, exact) for v in r.values],
                 "nodes": r.nodes,
                 "seconds": r.seconds,
                 "wall_seconds": r.wall_seconds,

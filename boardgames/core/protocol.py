@@ -55,18 +55,50 @@ def is_terminal_score(score: int) -> bool:
     return abs(score) > HEURISTIC_LIMIT
 
 
-def describe_score(score: int) -> str:
-    """Human text for a score: ``win by 4 in 7 plies``, ``loss by 2 in 5 plies`` or a number
-    (``win by 4`` for a proven score without a ply count: an endgame table's value)."""
+def describe_score(score: int, exact: bool = False) -> str:
+    """Human text for a score.
+
+    ``exact``: the score is the position's value under perfect play (a solver's, an endgame
+    table's, or a search to the end of the game): ``win by 4 in 7 plies``, ``win by 4``
+    (no ply count: a solver's or table's value), ``draw``. Otherwise a score from a
+    finished game is a bound (see :func:`score_bound`): ``win by at least 4``, ``loss by at
+    least 2``; and a heuristic value is a signed number.
+    """
     if not is_terminal_score(score):
-        return f"{score:+d}"
+        return "draw" if exact and score == 0 else f"{score:+d}"
     rest = abs(score) - WIN
     margin = -(-rest // MARGIN_UNIT)  # ceil: the ply count was subtracted
     plies = margin * MARGIN_UNIT - rest
     word = "win" if score > 0 else "loss"
+    if not exact:
+        return f"{word} by at least {margin}"
     if plies == 0:
         return f"{word} by {margin}"
     return f"{word} by {margin} in {plies} {'ply' if plies == 1 else 'plies'}"
+
+
+def short_score(score: int, exact: bool = False) -> str:
+    """A score in a few characters, for tables: ``+12`` (heuristic), ``win 6`` / ``loss 6``
+    / ``draw`` (exact), ``win ≥6`` / ``loss ≥6`` (bounds: by at least that margin)."""
+    margin = score_margin(score)
+    if margin is None:
+        return "draw" if exact and score == 0 else f"{score:+d}"
+    word = "win" if margin > 0 else "loss"
+    return f"{word} {abs(margin)}" if exact else f"{word} ≥{abs(margin)}"
+
+
+def score_bound(score: int, exact: bool) -> str | None:
+    """What a score says of the true value when it is not ``exact``.
+
+    In a depth-limited search a finished game at the root is a bound, not the value: the
+    winner took the first forced win it saw over unexplored lines that may win by more, and
+    the loser a line it cannot see losing over a proven loss. So a won score is a lower
+    bound of the mover's margin (``"lower"``: wins by at least that), a lost one an upper
+    bound (``"upper"``: loses by at least that). None for an exact or heuristic score.
+    """
+    if exact or not is_terminal_score(score):
+        return None
+    return "lower" if score > 0 else "upper"
 
 
 def score_margin(score: int) -> int | None:
@@ -142,3 +174,5 @@ class SearchResult:
     nodes: int = 0
     depth: int | None = None
     strategy: str = ""
+    exact: bool = False
+    """True when ``value`` is the value under perfect play, not a depth-limited one."""

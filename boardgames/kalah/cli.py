@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from boardgames.cli import LazyGroup
 from boardgames.core.console import EndOfInput, ask, make_console, print_json
-from boardgames.core.protocol import GameError, State, is_terminal_score
+from boardgames.core.protocol import GameError, State, score_bound, score_margin
 from boardgames.kalah.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
@@ -319,11 +319,11 @@ class KalahPlay:
             t0 = time.perf_counter()
             pits, result = program_compound(self.game, self.state, self.program)
             seconds = time.perf_counter() - t0
-        value = value_text(result.value, self.program.evaluation)
+        value = value_text(result.value, self.program.evaluation, result.exact)
         if result.strategy == ENDGAME_STRATEGY:
             value += " (exact: endgame tables)"
-        elif is_terminal_score(result.value):
-            value += " (exact)"
+        elif result.exact:
+            value += " (exact: solved)"
         subject = "I move" if self.one_human else f"{PLAYER_NAMES[player]} moves"
         self.console.print(
             f"{subject} from [bold]{' '.join(map(str, pits))}[/]   "
@@ -409,14 +409,15 @@ class KalahPlay:
     def hint(self) -> None:
         with self.console.status("Thinking…"):
             pits, result = program_compound(self.game, self.state, self.program)
+        if result.strategy == ENDGAME_STRATEGY:
+            how = "exact, from the endgame tables"
+        elif result.exact:
+            how = "exact, solved"
+        else:
+            how = f"at depth {result.depth}"
         self.console.print(
             f"Hint: sow {' then '.join(map(str, pits))} "
-            f"(value {value_text(result.value, self.program.evaluation)} "
-            + (
-                "exact, from the endgame tables)."
-                if result.strategy == ENDGAME_STRATEGY
-                else f"at depth {result.depth})."
-            )
+            f"(value {value_text(result.value, self.program.evaluation, result.exact)} {how})."
         )
 
     def undo(self) -> None:
@@ -756,7 +757,10 @@ def analyse(
                 "rules": rules,
                 "best": list(pits),
                 "value": result.value,
-                "value_text": value_text(result.value, evaluation),
+                "value_text": value_text(result.value, evaluation, result.exact),
+                "exact": result.exact,
+                "bound": score_bound(result.value, result.exact),
+                "margin": score_margin(result.value),
                 "endgame_table": result.strategy == ENDGAME_STRATEGY,
                 "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
                 "nodes": result.nodes,
@@ -768,13 +772,16 @@ def analyse(
     console.print(
         f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, pits))}[/]"
     )
-    how = (
-        "exact, from the endgame tables"
-        if result.strategy == ENDGAME_STRATEGY
-        else f"depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
-        f"eval {evaluation}, {config.strategy}"
-    )
-    value = value_text(result.value, evaluation)
+    if result.strategy == ENDGAME_STRATEGY:
+        how = "exact, from the endgame tables"
+    elif result.exact:
+        how = f"exact: the solver settled it after a depth-{result.depth} search"
+    else:
+        how = (
+            f"depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
+            f"eval {evaluation}, {config.strategy}"
+        )
+    value = value_text(result.value, evaluation, result.exact)
     console.print(f"Value {value} for {PLAYER_NAMES[player]} ({how})")
     console.print(f"Principal variation: {_pv_text(groups)}")
     if result.strategy == ENDGAME_STRATEGY:

@@ -152,7 +152,7 @@ def compare_command(
         )
     else:
         out = make_console()
-        out.print(comparison_table(rows, title))
+        out.print(comparison_table(rows, title, exact=depth is None))
         for note in notes:
             out.print(f"[dim]({note})[/]")
         if not problems and len(rows) > 1:

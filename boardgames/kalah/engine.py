@@ -14,8 +14,19 @@ cost one). With ``time`` the search deepens iteratively (the strategies ``id``, 
 ``mtdf`` only) and returns the deepest finished iteration, stopping early when the next
 iteration would not fit in the time left; an iteration that runs out of time is cut off
 by a node budget (positions per second measured on the earlier iterations) and dropped.
-With ``depth`` and ``time`` both, it stops at whichever comes first. A proven win or loss
-(a finished game in the principal variation) ends the deepening early.
+With ``depth`` and ``time`` both, it stops at whichever comes first.
+
+Exact or a bound. A finished game at the end of the principal variation does not make the
+value exact: in a depth-limited tree the winner takes the first forced win it sees over
+unexplored lines that may win by more, and the loser a line it cannot yet see losing over a
+proven loss. Such a root value is a bound (``answer.bound``: the mover wins by at least, or
+loses by at least, that margin). The first time an iteration ends on one, the engine asks
+the exact solver (:class:`~boardgames.kalah.solver.Solver`, with the endgame tables it was
+given) to settle the position within a budget of positions (``prove_nodes``; by default
+what half the time left buys, or ``PROOF_NODES`` without a time limit). Solved: the value
+is exact (``answer.exact``) and the move is the solver's best move. Not solved: the search
+goes on deepening while time is left (a proven win is no reason to stop looking for a
+larger one) and the value stays a bound.
 
 Each call starts from an empty transposition table, so the answer depends on the position
 and the limits only (and, with ``time``, on how fast the machine was).
@@ -25,12 +36,24 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from boardgames.core.protocol import GameError, State, is_terminal_score
+from boardgames.core.protocol import (
+    GameError,
+    State,
+    is_terminal_score,
+    score_bound,
+    terminal_score,
+)
 from boardgames.core.strategies import DEFAULT_TT_MIB, STRATEGIES, NumbaSearcher
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import Kalah
+
+if TYPE_CHECKING:
+    from boardgames.kalah.endgame import EndgameTable
+    from boardgames.kalah.solver import Solver
 
 ITERATIVE = ("id", "pvs", "mtdf")
 UNITS = ("compound", "sowing")
@@ -41,6 +64,16 @@ START_FACTOR = 1.5
 """Start another iteration only while the time left is this many times the last one's
 (one iteration costs about 2 to 3 times the one before; an iteration that does not finish
 is cut off by its node budget, so the limit holds either way)."""
+PROOF_NODES = 1_000_000
+"""Positions the exact solver may visit to settle a value that ends in a finished game when
+the search has no time limit (about a second on one core)."""
+PROOF_RATE = 500_000
+"""Positions per second assumed for the solver on one thread when a time limit sets its
+budget (benchmarks/proof_cost.py measured 0.48 M/s on 6 x 6 positions)."""
+PROOF_SHARE = 0.5
+"""Share of the time left that a proof may take (the rest goes on deepening)."""
+PROOF_TABLE_MIB = 16
+"""Transposition table of the proofs' solver."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +86,9 @@ class EngineConfig:
     evaluation: str = "tseitin"
     unit: str = "compound"
     tt_mib: float = DEFAULT_TT_MIB
+    prove_nodes: int | None = None
+    """Budget of the exact solver for a value that ends in a finished game: None for the
+    default (see the module docstring), 0 never (the value is then reported as a bound)."""
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES or "numba" not in STRATEGIES[self.strategy].engines:
@@ -79,6 +115,8 @@ class EngineConfig:
                 f"a time limit needs an iterative strategy ({', '.join(ITERATIVE)}), "
                 f"not {self.strategy!r}"
             )
+        if self.prove_nodes is not None and not 0 <= self.prove_nodes <= 10**12:
+            raise GameError(f"prove_nodes must be 0 to 10**12, got {self.prove_nodes}")
         if not 0 < self.tt_mib <= 4096:
             raise GameError(
                 f"table size must be more than 0 and at most 4096 MiB, got {self.tt_mib}"
@@ -112,16 +150,39 @@ class EngineAnswer:
     seconds: float = 0.0
     complete: bool = True
     """False when a time limit cut the deepening before the requested depth."""
+    exact: bool = False
+    """True when ``value`` is the position's value under perfect play (the solver proved
+    it); then ``value`` is ``terminal_score(margin, 0)`` and ``pv`` the solver's best
+    compound move. False: a heuristic value, or a bound (see ``bound``)."""
+
+    @property
+    def bound(self) -> str | None:
+        """``"lower"`` (wins by at least), ``"upper"`` (loses by at least) or None."""
+        return score_bound(self.value, self.exact)
 
 
 class KalahEngine:
     """Best compound moves for one Kalah setup (pits, seeds, rules) under one config."""
 
-    def __init__(self, game: Kalah, config: EngineConfig | None = None) -> None:
+    def __init__(
+        self,
+        game: Kalah,
+        config: EngineConfig | None = None,
+        tables: Callable[[], EndgameTable | None] | None = None,
+    ) -> None:
+        """``tables`` gives the endgame table the exact solver uses for proofs (asked once,
+        at the first proof); None: the solver searches without one."""
         self.config = config or EngineConfig()
         self.game = dataclasses.replace(game, evaluation=self.config.evaluation)
+        self._tables = tables
+        self._solver: Solver | None = None
         t0 = time.perf_counter()
         self.searcher = NumbaSearcher(self.game, self.config.tt_mib)
+        if self.config.prove_nodes != 0:  # the proofs' kernels too, so no move compiles them
+            from boardgames.kalah.solver import Solver
+
+            g = self.game
+            Solver(1, g.rules, hash_mb=0.001, empty_capture=g.empty_capture).warm_up()
         # Load (or compile) the kernels now, so that no move pays for it.
         self.search(self.game.initial_state(), 1, deadline=float("inf"))
         self.warmup_seconds = time.perf_counter() - t0
@@ -144,12 +205,18 @@ class KalahEngine:
         s.ws.clear_heuristics()
         if cfg.strategy not in ITERATIVE:
             r = s.run(cfg.strategy, state, max_depth, again_is_ply=self.again_is_ply, fresh=False)
-            elapsed = time.perf_counter() - start
-            return EngineAnswer((), r.value, r.pv, r.nodes, max_depth, elapsed)
+            answer = EngineAnswer((), r.value, r.pv, 0, max_depth)
+            if is_terminal_score(r.value):
+                answer = self.prove(state, r.value, deadline) or answer
+                answer.depth = max_depth
+            answer.nodes += r.nodes
+            answer.seconds = time.perf_counter() - start
+            return answer
         best: EngineAnswer | None = None
         nodes = 0
         guess = 0
         last_iteration = 0.0
+        tried_proof = False
         for d in range(1, max_depth + 1):
             now = time.perf_counter()
             limit = None
@@ -171,14 +238,57 @@ class KalahEngine:
             if aborted:
                 break
             guess = r.value
-            best = EngineAnswer((), r.value, r.pv, nodes, d, 0.0, d == max_depth)
-            if is_terminal_score(r.value):
-                best.complete = True
-                break
+            best = EngineAnswer((), r.value, r.pv, 0, d, 0.0, d == max_depth)
+            if is_terminal_score(r.value) and not tried_proof:
+                tried_proof = True
+                proof = self.prove(state, r.value, deadline)
+                if proof is not None:
+                    proof.depth = d
+                    best = proof
+                    break
         assert best is not None  # depth 1 always finishes: it has no node limit
-        best.nodes = nodes
+        best.nodes += nodes
         best.seconds = time.perf_counter() - start
         return best
+
+    def prove(self, state: State, score: int, deadline: float | None = None) -> EngineAnswer | None:
+        """The exact value and a best compound move of ``state`` from the solver, or None
+        when its budget (``prove_nodes``, or what half the time left to ``deadline`` buys)
+        runs out first. ``score`` is the search's value, the solver's first guess."""
+        from boardgames.core.protocol import score_margin
+        from boardgames.kalah.solver import SearchStopped
+
+        budget = self.config.prove_nodes
+        if budget is None:
+            budget = PROOF_NODES
+            if deadline is not None and deadline != float("inf"):
+                left = deadline - time.perf_counter()
+                budget = int(PROOF_RATE * left * PROOF_SHARE)
+        if budget <= 0:
+            return None
+        solver = self.solver()
+        guess = score_margin(score)
+        try:
+            solved = solver.solve(state, node_limit=budget, guess=guess)
+        except SearchStopped:
+            return None
+        return EngineAnswer(
+            (), terminal_score(solved.value, 0), list(solved.best), solved.nodes, 0,
+            solved.seconds, True, exact=True,
+        )  # fmt: skip
+
+    def solver(self) -> Solver:
+        """The exact solver of the proofs (made, with its endgame table, on first use)."""
+        if self._solver is None:
+            from boardgames.kalah.solver import Solver
+
+            g = self.game
+            table = self._tables() if self._tables is not None else None
+            self._solver = Solver(
+                g.pits, g.rules, hash_mb=PROOF_TABLE_MIB, endgame=table,
+                empty_capture=g.empty_capture,
+            )  # fmt: skip
+        return self._solver
 
     def best_move(self, state: State) -> EngineAnswer:
         """The whole compound move for the side to move in ``state``.

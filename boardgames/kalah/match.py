@@ -2,8 +2,10 @@
 
 A player spec is ``key=value`` pairs separated by commas, for example
 ``depth=5,eval=store,strategy=alphabeta`` or ``time=0.5,eval=tseitin``. Keys: ``depth``,
-``time`` (seconds a move), ``eval``, ``strategy``, ``unit`` (compound or sowing) and
-``tt`` (table MiB); anything not given takes the default program's value
+``time`` (seconds a move), ``eval``, ``strategy``, ``unit`` (compound or sowing), ``tt``
+(table MiB) and ``prove`` (positions the exact solver may visit to settle a value that
+ends in a finished game; 0: never, the value stays a bound); anything not given takes the
+default program's value
 (:class:`~boardgames.kalah.engine.EngineConfig`).
 
 Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
@@ -32,8 +34,8 @@ from boardgames.kalah.rules import RULE_SETS
 if TYPE_CHECKING:
     from boardgames.kalah.engine import EngineConfig, KalahEngine
 
-SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt")
-CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta"
+SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt", "prove")
+CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta,prove=0"
 DEFAULT_PROGRAM = ""
 
 
@@ -55,8 +57,8 @@ def parse_spec(text: str) -> EngineConfig:
                 f", e.g. depth=5,eval=store"
             )
         try:
-            if key == "depth":
-                values["depth"] = int(value)
+            if key in ("depth", "prove"):
+                values["depth" if key == "depth" else "prove_nodes"] = int(value)
             elif key in ("time", "tt"):
                 values["time" if key == "time" else "tt_mib"] = float(value)
             else:
@@ -120,7 +122,9 @@ def _engine(game: Kalah, spec: str) -> KalahEngine:
 
     key = (game, spec)
     if key not in _ENGINES:
-        _ENGINES[key] = KalahEngine(game, parse_spec(spec))
+        from boardgames.kalah.program import proof_table
+
+        _ENGINES[key] = KalahEngine(game, parse_spec(spec), tables=lambda: proof_table(game))
     return _ENGINES[key]
 
 
@@ -224,7 +228,8 @@ def _run_all(
 @click.command("match")
 @click.option("--a", "spec_a", default=DEFAULT_PROGRAM, show_default="the default program",
               help="Player a, e.g. time=0.5,eval=tseitin (keys: depth, time, eval, strategy, "
-                   "unit, tt).")  # fmt: skip
+                   "unit, tt, prove: positions the exact solver may use to settle a forced "
+                   "win or loss, 0 never).")  # fmt: skip
 @click.option("--b", "spec_b", default=CLASSIC_PROGRAM, show_default=True,
               help="Player b (default: the classic program).")  # fmt: skip
 @click.option("--games", default=20, show_default=True, help="Games, in pairs, sides swapped.")

@@ -91,7 +91,9 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
         if not again:
             break
     score = terminal_score(value, 0)
-    return tuple(pits), SearchResult(score, pits[0], list(pits), 0, 0, ENDGAME_STRATEGY)
+    return tuple(pits), SearchResult(
+        score, pits[0], list(pits), 0, 0, ENDGAME_STRATEGY, exact=True
+    )
 
 
 def exact_margin(game: Kalah, table: EndgameTable, state: State) -> int:
@@ -105,19 +107,41 @@ def exact_margin(game: Kalah, table: EndgameTable, state: State) -> int:
     return int(state[own] - state[opp]) + table.value(state)
 
 
+def proof_table(game: Kalah) -> EndgameTable | None:
+    """The endgame table of the engine's proofs: the biggest cached one that play may load,
+    else the small one play builds (a second or two, once); None under Etudes rules."""
+    from boardgames.kalah import endgame
+
+    if game.rules != "classic":
+        return None
+    ec = game.empty_capture
+    cached = [
+        k
+        for k in endgame.cached_stones(game.pits, "classic", ec)
+        if endgame.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
+    ]
+    stones = max(cached, default=endgame.largest_stones(game.pits, SMALL_TABLE_ENTRIES))
+    key = (game.pits, ec, stones)
+    if key not in _TABLES:
+        _TABLES[key] = endgame.load_or_build(game.pits, stones, empty_capture=ec)
+    return _TABLES[key]
+
+
 def engine_for(game: Kalah, config: EngineConfig) -> KalahEngine:
-    """The engine for this setup and configuration, made once per process."""
+    """The engine for this setup and configuration, made once per process; its proofs use
+    :func:`proof_table`."""
     key = (dataclasses.replace(game, evaluation=config.evaluation), config)
     if key not in _ENGINES:
-        _ENGINES[key] = KalahEngine(game, config)
+        _ENGINES[key] = KalahEngine(game, config, tables=lambda: proof_table(game))
     return _ENGINES[key]
 
 
-def value_text(score: int, evaluation: str) -> str:
-    """A search score for people: a proven result in words, else the evaluation in its
-    own unit (store and tseitin in stones; tseitin is computed in thousandths)."""
-    if is_terminal_score(score) or evaluation != "tseitin":
-        return describe_score(score)
+def value_text(score: int, evaluation: str, exact: bool = False) -> str:
+    """A search score for people: a result in words (``win by 6`` when ``exact``, else
+    ``win by at least 6``), else the evaluation in its own unit (store and tseitin in
+    stones; tseitin is computed in thousandths)."""
+    if exact or is_terminal_score(score) or evaluation != "tseitin":
+        return describe_score(score, exact)
     return f"{score / 1000:+.1f}"
 
 
@@ -134,7 +158,7 @@ def program_compound(
     answer = engine_for(game, config).best_move(state)
     result = SearchResult(
         answer.value, answer.move[0] if answer.move else None, list(answer.pv), answer.nodes,
-        answer.depth, config.strategy,
+        answer.depth, config.strategy, exact=answer.exact,
     )  # fmt: skip
     return answer.move, result
 

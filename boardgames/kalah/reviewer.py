@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardgames.core.protocol import State
+from boardgames.core.protocol import State, score_bound
 from boardgames.kalah.endgame import EndgameTable
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 from boardgames.kalah.solver import SearchStopped, Solver
@@ -31,7 +31,7 @@ class Reviewer:
         from boardgames.kalah.engine import EngineConfig, KalahEngine
 
         if depth not in self._engines:
-            config = EngineConfig(depth=depth, evaluation="store")
+            config = EngineConfig(depth=depth, evaluation="store", prove_nodes=0)
             self._engines[depth] = KalahEngine(self.game, config)
         return self._engines[depth]
 
@@ -84,6 +84,8 @@ class Reviewer:
             "loss": loss,
             "verdict": verdict(loss),
             "exact": exact,
+            "before_bound": score_bound(before, exact),
+            "after_bound": score_bound(after, exact),
             "depth": None if exact else self.depth,
         }
 

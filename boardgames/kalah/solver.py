@@ -565,7 +565,7 @@ class Solver:
         if seconds is None:
             seconds = 0.05 if pit_stones(state, m) <= 30 else 0.3
         game = Kalah(m, 1, self.rules, empty_capture=self.empty_capture)
-        engine = KalahEngine(game, EngineConfig(time=seconds, evaluation="store"))
+        engine = KalahEngine(game, EngineConfig(time=seconds, evaluation="store", prove_nodes=0))
         answers = [engine.search(state)]
         if answers[0].depth > 1:  # the depth below: its table is filled, so it is quick
             answers.append(engine.search(state, depth=answers[0].depth - 1))

@@ -15,7 +15,9 @@ from boardgames.core.protocol import (
     INFINITY,
     describe_score,
     is_terminal_score,
+    score_bound,
     score_margin,
+    short_score,
     terminal_score,
 )
 from boardgames.core.search import alphabeta, alphabeta_tt, minimax
@@ -151,11 +153,20 @@ def test_faster_win_scores_higher_and_margin_first() -> None:
     assert terminal_score(-3, 9) > terminal_score(-3, 5)
     assert terminal_score(0, 4) == 0
     s = terminal_score(4, 7)
-    assert (
-        is_terminal_score(s) and score_margin(s) == 4 and describe_score(s) == "win by 4 in 7 plies"
+    assert is_terminal_score(s) and score_margin(s) == 4
+    assert describe_score(s, exact=True) == "win by 4 in 7 plies"
+    assert describe_score(s) == "win by at least 4"  # not exact: a bound
+    assert describe_score(-s) == "loss by at least 4"
+    assert describe_score(0, exact=True) == "draw" and describe_score(0) == "+0"
+    assert (score_bound(s, False), score_bound(-s, False), score_bound(s, True)) == (
+        "lower",
+        "upper",
+        None,
     )
-    assert describe_score(-terminal_score(2, 5)) == "loss by 2 in 5 plies"
-    assert describe_score(terminal_score(1, 1)) == "win by 1 in 1 ply"
+    assert score_bound(123, False) is None  # a heuristic value bounds nothing
+    assert (short_score(s), short_score(-s, True), short_score(-7)) == ("win ≥4", "loss 4", "-7")
+    assert describe_score(-terminal_score(2, 5), True) == "loss by 2 in 5 plies"
+    assert describe_score(terminal_score(1, 1), True) == "win by 1 in 1 ply"
     assert not is_terminal_score(HEURISTIC_LIMIT - 1) and abs(terminal_score(500, 0)) < INFINITY
 
 

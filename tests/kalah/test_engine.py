@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from boardgames.core.protocol import GameError, is_terminal_score
+from boardgames.core.protocol import GameError, is_terminal_score, score_margin
 from boardgames.core.search import alphabeta
 from boardgames.kalah import program
 from boardgames.kalah.engine import EngineConfig, KalahEngine
@@ -34,7 +34,8 @@ def openings(game: Kalah, count: int, seed: int) -> list:
 )
 def test_alphabeta_engine_plays_the_reference_programs_compound_move(rules, evaluation):
     game = Kalah(6, 4, rules)
-    engine = KalahEngine(game, EngineConfig(depth=3, evaluation=evaluation, strategy="alphabeta"))
+    config = EngineConfig(depth=3, evaluation=evaluation, strategy="alphabeta", prove_nodes=0)
+    engine = KalahEngine(game, config)
     for state in openings(game, 6, 11):
         pits, ref = program.choose_compound(game, state, 3, evaluation=evaluation)
         answer = engine.best_move(state)
@@ -46,7 +47,7 @@ def test_alphabeta_engine_plays_the_reference_programs_compound_move(rules, eval
 @pytest.mark.parametrize("unit", ["compound", "sowing"])
 def test_engine_value_is_exact_and_its_compound_move_is_legal(strategy: str, unit: str) -> None:
     game = Kalah(5, 4, "classic", "tseitin")
-    cfg = EngineConfig(depth=4, strategy=strategy, unit=unit)
+    cfg = EngineConfig(depth=4, strategy=strategy, unit=unit, prove_nodes=0)
     engine = KalahEngine(game, cfg)
     for state in openings(game, 5, 5):
         ref = alphabeta(game, state, 4, again_is_ply=unit == "sowing")
@@ -67,12 +68,16 @@ def test_time_limited_engine_deepens_and_answers_a_legal_move() -> None:
 
 
 def test_engine_sees_the_end_of_the_game() -> None:
-    """Three stones left in the pits: four compound moves see the end of the game."""
+    """Three stones left in the pits: four compound moves see the end of the game; the
+    search alone gives a bound, the solver's proof the exact value."""
     game = Kalah(6, 4)
     state = game.make_state([0, 0, 0, 0, 1, 1, 20, 0, 0, 0, 0, 0, 1, 25], 0)
-    answer = KalahEngine(game, EngineConfig(depth=4)).best_move(state)
-    assert is_terminal_score(answer.value)
+    answer = KalahEngine(game, EngineConfig(depth=4, prove_nodes=0)).best_move(state)
+    assert is_terminal_score(answer.value) and not answer.exact
     assert answer.value == alphabeta(game, state, 4).value
+    proved = KalahEngine(game, EngineConfig(depth=4)).best_move(state)
+    assert proved.exact
+    assert score_margin(proved.value) == score_margin(alphabeta(game, state, None).value)
 
 
 @pytest.mark.parametrize(
