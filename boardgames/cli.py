@@ -1,14 +1,37 @@
 """The ``boardgames`` command: one click group; each game's commands load only when used.
 
 Keep this module light: ``boardgames --help`` must not import numpy, numba or any game.
+
+It is also the one place that turns what a command raises into an exit status and at most
+one line on standard error, the same for every command:
+
+====  ==========================================================================
+0     done
+1     the work failed (methods that disagree, an output file that cannot be written)
+2     bad input or usage: one line ``Error: ...`` saying what was wrong and what is allowed
+130   stopped by Ctrl-C
+====  ==========================================================================
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
+import math
+import signal
 import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import click
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+STOPPED_LINE = "Stopped (Ctrl-C)."
 
 # name -> ("module:attribute", one-line help shown by `boardgames --help`).
 # A new game adds its line here; nothing else in this file changes.
@@ -26,11 +49,123 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class InputError(click.ClickException):
+    """Bad input that is not a misused option (a bad record file, say): one line, status 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+# --- numbers on the command line ---------------------------------------------------------
+
+
+MAX_NUMBER_CHARACTERS = 40
+"""Longer option values are not numbers worth reading (nor echoing whole in a message)."""
+
+
+def _strict_number(param_type: click.ParamType) -> click.ParamType:
+    """A copy of a click number type that also refuses non-ASCII digits and NaN/infinity.
+
+    Python's ``int()`` and ``float()`` read any Unicode decimal digit ('٣' is 3) and
+    ``float('nan')`` passes every range check; a board game's numbers are written with
+    the digits 0-9 (RULES.md) and must be finite. A value of thousands of digits is
+    refused without being converted or echoed whole. The copy keeps the original class, so
+    help texts still show ranges such as ``1<=x<=200``.
+    """
+    strict = copy.copy(param_type)
+    convert = strict.convert
+
+    def checked(value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value) > MAX_NUMBER_CHARACTERS:
+            strict.fail(
+                f"{value[:20]!r}... ({len(value):,} characters) is too long for a number",
+                param,
+                ctx,
+            )
+        if isinstance(value, str) and not value.isascii():
+            strict.fail(f"{value!r} is not a number: write numbers with the digits 0-9", param, ctx)
+        number = convert(value, param, ctx)
+        if isinstance(number, float) and not math.isfinite(number):
+            strict.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+    strict.convert = checked  # type: ignore[method-assign]
+    return strict
+
+
+def harden_numbers(command: click.Command) -> click.Command:
+    """Give every int and float parameter of ``command`` (and of the commands of a group
+    already registered) the checks of :func:`_strict_number`; idempotent."""
+    if getattr(command, "_boardgames_numbers", False):
+        return command
+    for param in command.params:
+        if isinstance(param.type, click.types.IntParamType | click.types.FloatParamType):
+            param.type = _strict_number(param.type)
+    command._boardgames_numbers = True  # type: ignore[attr-defined]
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            harden_numbers(sub)
+    return command
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------
+
+
+class _InterruptWatch:
+    """Notes whether Ctrl-C (SIGINT) arrived while a command ran, even if the command
+    caught the KeyboardInterrupt itself and returned normally."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+
+    def handler(self, signum: int, frame: object) -> None:
+        self.interrupted = True
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _watch_interrupts() -> Iterator[_InterruptWatch]:
+    """Install :class:`_InterruptWatch` as the SIGINT handler where Python's default one
+    is in place (main thread only), and put the previous handler back afterwards."""
+    watch = _InterruptWatch()
+    installed = False
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is signal.default_int_handler:
+            signal.signal(signal.SIGINT, watch.handler)
+            installed = True
+    try:
+        yield watch
+    finally:
+        if installed:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _error(message: str) -> None:
+    click.echo(f"Error: {message}", err=True)
+
+
+def _exit_code(code: object) -> int:
+    """The status of a ``SystemExit``: None is 0; a message is printed and means 1."""
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int):
+        return code
+    click.echo(str(code), err=True)
+    return EXIT_FAILED
+
+
+def _game_error(error: BaseException) -> bool:
+    """True for the project's GameError (imported only if some command loaded it)."""
+    protocol = sys.modules.get("boardgames.core.protocol")
+    return protocol is not None and isinstance(error, protocol.GameError)
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use.
 
     ``commands`` maps a name to ``("module:attribute", short help)``; the short help is
-    listed by ``--help`` without importing the module.
+    listed by ``--help`` without importing the module. Run as the program (``main``), it
+    also gives every command the same exit statuses and one-line errors (module doc).
     """
 
     def __init__(self, *args: object, lazy: dict[str, tuple[str, str]], **kwargs: object):
@@ -43,8 +178,10 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
             module_name, attr = self.lazy[cmd_name][0].split(":")
-            return getattr(importlib.import_module(module_name), attr)
-        return super().get_command(ctx, cmd_name)
+            command = getattr(importlib.import_module(module_name), attr)
+        else:
+            command = super().get_command(ctx, cmd_name)
+        return None if command is None else harden_numbers(command)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
@@ -59,6 +196,66 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; in standalone mode exit with the status of the module doc."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        with _watch_interrupts() as watch:
+            code = self._run(args, prog_name, complete_var, extra)
+        if watch.interrupted:
+            code = EXIT_INTERRUPTED
+        sys.exit(code)
+
+    def _run(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        extra: dict[str, Any],
+    ) -> int:
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+            # without standalone mode click returns the status of an Exit (--help: 0)
+            return result if isinstance(result, int) else EXIT_OK
+        except click.exceptions.NoArgsIsHelpError as e:
+            e.show()  # the help page, as click shows it
+            return e.exit_code
+        except click.UsageError as e:
+            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            _error(e.format_message().rstrip(".") + hint)
+            return EXIT_BAD_INPUT
+        except click.ClickException as e:
+            _error(e.format_message())
+            return e.exit_code
+        except (click.Abort, KeyboardInterrupt) as e:
+            # click turns Ctrl-C (and a stray EOFError) into Abort; an interrupt that says
+            # how far the work got (boardgames.core.progress.Stopped) is shown as it is
+            cause = e if isinstance(e, KeyboardInterrupt) else e.__cause__ or e.__context__
+            if isinstance(cause, EOFError):
+                click.echo("Stopped (end of input).", err=True)
+            else:
+                click.echo(str(cause) if cause and str(cause) else STOPPED_LINE, err=True)
+            return EXIT_INTERRUPTED
+        except SystemExit as e:
+            return _exit_code(e.code)
+        except OSError as e:
+            # a file the command reads or writes (a closed pipe is click's: status 1, quiet)
+            where = f"{e.filename}: " if e.filename else ""
+            _error(f"{where}{e.strerror or e}")
+            return EXIT_FAILED
+        except Exception as e:
+            if _game_error(e):
+                _error(str(e))
+                return EXIT_BAD_INPUT
+            raise
+
 
 @click.group(
     cls=LazyGroup,
@@ -71,18 +268,14 @@ def cli() -> None:
 
     Play Kalah or Nim against a strong program, count N-queens solutions, and compare
     search strategies side by side. Every command has its own --help.
+
+    Exit status: 0 done, 1 the work failed, 2 bad input or usage, 130 stopped by Ctrl-C.
     """
 
 
 def main() -> None:
-    """Console-script entry point: clean exits on Ctrl-C and closed pipes."""
-    try:
-        cli.main(prog_name="boardgames")
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted.", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
+    """Console-script entry point (``boardgames``, ``python -m boardgames``); exits."""
+    cli.main(prog_name="boardgames")
 
 
 if __name__ == "__main__":

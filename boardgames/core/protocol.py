@@ -109,6 +109,14 @@ def score_margin(score: int) -> int | None:
     return margin if score > 0 else -margin
 
 
+def quote(text: str, limit: int = 24) -> str:
+    """``text`` in quotes for a one-line message, cut to ``limit`` characters (hostile
+    input can be megabytes long)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 class GameError(ValueError):
     """Bad input for a game: an illegal move, a bad setup, unreadable move text.
 

@@ -148,7 +148,8 @@ class Kalah:
         legal = self.legal_moves(state)
         allowed = " ".join(map(str, legal)) or "none: the game is over"
         word = text.strip()
-        if not word.isdecimal():
+        # digits 0-9 only (int() also reads '٣'); a pit number has at most two of them
+        if not (word.isascii() and word.isdigit()) or len(word) > 2:
             raise GameError(
                 f"type the number of one of your pits ({own[0]} to {own[-1]}); legal now: {allowed}"
             )

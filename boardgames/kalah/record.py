@@ -8,25 +8,36 @@ kept and otherwise ignored. Missing headers take the defaults (classic, 6 pits, 
 first mover from the first move line).
 
 Reading never raises anything but :class:`RecordError`, whose message starts with the
-line number.
+line number where one line is at fault (not for a file that is empty, too big or binary).
+
+A header given twice is an error (which of the two would count?), and so is a file with
+neither headers nor moves: a record always has headers (``kalah play`` writes them before
+the first move). Pits and numbers are ASCII digits, as RULES.md writes them. A record is a
+small text file: :func:`read_record` reads at most :data:`MAX_RECORD_BYTES` (and one byte
+more, to tell), never the whole of an endless stream such as ``/dev/zero``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import GameError, State, quote
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, PLAYER_NAMES, Kalah
 from boardgames.kalah.rules import RULE_SETS
 
 DEFAULT_RECORD = "lastgame.klh"
+MAX_RECORD_BYTES = 2 * 2**20
+"""The largest record :func:`read_record` accepts (2 MiB; a long game is a few KiB)."""
 
-_MOVE_LINE = re.compile(r"^(\d+)\)\s*(.*)$")
+_MOVE_LINE = re.compile(r"^([0-9]+)\)\s*(.*)$")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*?)\s*$")
 _SIDE = re.compile(r"([AB])\s*:")
+_NUMBER = re.compile(r"[0-9]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class RecordError(GameError):
@@ -84,25 +95,54 @@ class Record:
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record, replacing the file in one step (a crash leaves a whole file)."""
+        """Write the record, replacing the file in one step (a crash leaves a whole file).
+
+        A path that exists but is no regular file (``/dev/null``, a pipe) is written to
+        directly: it is never replaced. OSError when the record cannot be written (an
+        empty path is ``EINVAL``, a directory ``EISDIR``); no temporary file is left.
+        """
+        if not os.fspath(path):
+            raise OSError(errno.EINVAL, "no file name given")
         target = Path(path)
+        if target.is_dir() or not target.name:  # also "/", "." and ".."
+            raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if target.exists() and not target.is_file():
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(self.text())
+            return
+        target = target.resolve() if target.is_symlink() else target
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.text(), encoding="utf-8")
-        os.replace(tmp, target)
+        try:
+            tmp.write_text(self.text(), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 def _side_text(move: Move) -> str:
     return f"{PLAYER_NAMES[move.player]}: " + " ".join(map(str, move.pits))
 
 
+def _small_int(digits: str) -> int | None:
+    """The value of an ASCII digit string, or None when it has more than 9 digits (beyond
+    every limit of a record; Python refuses to convert more than 4300)."""
+    return int(digits) if len(digits) <= 9 else None
+
+
 def _int_header(key: str, value: str, line: int, lo: int, hi: int) -> int:
-    if not value.isdecimal() or not lo <= int(value) <= hi:
-        raise RecordError(line, f"{key} must be a whole number from {lo} to {hi}, got {value!r}")
-    return int(value)
+    number = _small_int(value) if _NUMBER.fullmatch(value) else None
+    if number is None or not lo <= number <= hi:
+        raise RecordError(
+            line, f"{key} must be a whole number from {lo} to {hi}, got {quote(value)}"
+        )
+    return number
 
 
 def parse_record(text: str) -> Record:
     """Read a record's headers and moves (syntax only; :func:`replay` checks the moves)."""
+    if "\x00" in text:
+        raise RecordError(None, "not a text file (it holds NUL bytes; a record is UTF-8 text)")
     rules, pits, seeds = "classic", 6, 6
     first: int | None = None
     players = ["?", "?"]
@@ -110,7 +150,8 @@ def parse_record(text: str) -> Record:
     moves: list[Move] = []
     expected_number = 1
     last_line_one_side: int | None = None
-    for n, raw in enumerate(text.splitlines(), 1):
+    seen: dict[str, int] = {}
+    for n, raw in enumerate(_LINE_BREAK.split(text), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -121,9 +162,10 @@ def parse_record(text: str) -> Record:
             )
         match = _MOVE_LINE.match(line)
         if match:
-            number = int(match.group(1))
+            number = _small_int(match.group(1))
             if number != expected_number:
-                raise RecordError(n, f"move number {expected_number} expected, found {number}")
+                found = match.group(1) if number is not None else quote(match.group(1))
+                raise RecordError(n, f"move number {expected_number} expected, found {found}")
             line_moves = _parse_sides(match.group(2), n)
             players_here = [mv.player for mv in line_moves]
             if number == 1 and players_here == [1]:
@@ -147,9 +189,16 @@ def parse_record(text: str) -> Record:
             raise RecordError(n, "a header after the moves; headers come first")
         key, value = header.group(1).strip(), header.group(2)
         low = " ".join(key.lower().split())
+        if low in seen:
+            raise RecordError(
+                n,
+                f"the header {quote(key)} again (first on line {seen[low]}); "
+                "give each header once",
+            )
+        seen[low] = n
         if low == "rules":
             if value.lower() not in RULE_SETS:
-                raise RecordError(n, f"Rules must be {' or '.join(RULE_SETS)}, got {value!r}")
+                raise RecordError(n, f"Rules must be {' or '.join(RULE_SETS)}, got {quote(value)}")
             rules = value.lower()
         elif low == "pits":
             pits = _int_header("Pits", value, n, MIN_PITS, MAX_PITS)
@@ -157,7 +206,7 @@ def parse_record(text: str) -> Record:
             seeds = _int_header("Seeds", value, n, MIN_SEEDS, MAX_SEEDS)
         elif low == "first":
             if value.upper() not in PLAYER_NAMES:
-                raise RecordError(n, f"First must be A or B, got {value!r}")
+                raise RecordError(n, f"First must be A or B, got {quote(value)}")
             first = PLAYER_NAMES.index(value.upper())
         elif low in ("player a", "player b"):
             players[0 if low.endswith("a") else 1] = value
@@ -169,6 +218,12 @@ def parse_record(text: str) -> Record:
             f"the header says {PLAYER_NAMES[first]} moves first, "
             f"but the first move is {PLAYER_NAMES[moves[0].player]}'s",
         )
+    if not seen and not moves:
+        raise RecordError(
+            None,
+            "an empty record: no headers and no moves (a record starts with headers such as "
+            "'Pits : 6', then move lines such as '1) A: 0 1 B: 7')",
+        )
     if first is None:
         first = moves[0].player if moves else 0
     return Record(Kalah(pits, seeds, rules), first, (players[0], players[1]), moves, extra)
@@ -177,13 +232,22 @@ def parse_record(text: str) -> Record:
 def _parse_sides(body: str, n: int) -> list[Move]:
     parts = _SIDE.split(body)
     if parts[0].strip():
-        raise RecordError(n, f"expected 'A:' or 'B:' before {parts[0].strip()!r}")
+        raise RecordError(n, f"expected 'A:' or 'B:' before {quote(parts[0].strip())}")
     moves = []
     for side, pits_text in zip(parts[1::2], parts[2::2], strict=True):
         words = [w for w in pits_text.split() if w != "..."]
-        if not all(w.isdecimal() for w in words):
-            bad = next(w for w in words if not w.isdecimal())
-            raise RecordError(n, f"{side}'s move: {bad!r} is not a pit number")
+        bad = next((w for w in words if not _NUMBER.fullmatch(w)), None)
+        if bad is not None:
+            raise RecordError(
+                n, f"{side}'s move: {quote(bad)} is not a pit number (pits are written 0-9)"
+            )
+        huge = next((w for w in words if _small_int(w) is None), None)
+        if huge is not None:
+            raise RecordError(
+                n,
+                f"{side}'s move: pit {quote(huge)} is beyond any board (pits are numbered "
+                f"0 to {2 * MAX_PITS})",
+            )
         if not words:
             raise RecordError(n, f"{side}'s move has no pits")
         moves.append(Move(PLAYER_NAMES.index(side), tuple(int(w) for w in words), n))
@@ -241,12 +305,24 @@ def _pits(move: Move) -> str:
 def read_record(path: str | os.PathLike[str]) -> Record:
     """Read and parse a record file; RecordError (no line number) when it cannot be read.
 
-    The callers name the file; the message says why it could not be read.
+    The callers name the file; the message says why it could not be read. At most
+    :data:`MAX_RECORD_BYTES` are read: a bigger file (or an endless stream) is refused.
     """
+    if not os.fspath(path):
+        raise RecordError(None, "no file name given; name a .klh record")
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise RecordError(None, "not a text file (a record is UTF-8 text)") from None
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise RecordError(None, f"cannot read it: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(
+            None,
+            f"more than {MAX_RECORD_BYTES // 2**20} MiB: too big for a game record "
+            "(a record is a small text file)",
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RecordError(None, "not a text file (a record is UTF-8 text)") from None
     return parse_record(text)

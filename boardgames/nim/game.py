@@ -9,7 +9,7 @@ import numpy as np
 from rich.table import Table
 from rich.text import Text
 
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import GameError, State, quote
 
 DEFAULT_ROWS = (3, 4, 5)
 DEFAULT_MAX_ROWS = 14
@@ -41,20 +41,38 @@ def check_limits(max_rows: int, max_chips: int) -> None:
         raise GameError(f"--max-chips must be between 1 and {HARD_MAX_CHIPS}, got {max_chips}")
 
 
+MAX_DIGITS = 9
+"""Longest number read from the user: beyond every limit, and Python refuses to convert
+numbers of more than 4300 digits (a ValueError, not a clear message)."""
+
+
 def _is_int(word: str) -> bool:
-    """A whole number in ASCII digits, maybe negative (``str.isdigit`` also accepts '²')."""
+    """A whole number in ASCII digits, maybe negative (``str.isdigit`` also accepts '²'
+    and ``int()`` the Arabic-Indic '٣'; RULES.md writes numbers with 0-9)."""
     return re.fullmatch(r"-?[0-9]+", word) is not None
 
 
+def _chips(word: str) -> int:
+    """A row count that :func:`_is_int` accepted; too many digits is a GameError."""
+    if len(word.lstrip("-")) > MAX_DIGITS:
+        raise GameError(
+            f"{quote(word)} is far more chips than a row may hold (at most {HARD_MAX_CHIPS})"
+        )
+    return int(word)
+
+
 def parse_rows(text: str | list[str] | tuple[str, ...]) -> tuple[int, ...]:
-    """Row counts from text such as ``"3 4 5"`` (or already split words)."""
+    """Row counts from text such as ``"3 4 5"`` (or already split words), digits 0-9."""
     words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     if not words:
         raise GameError("give the rows as chip counts, for example: 3 4 5")
     bad = next((w for w in words if not _is_int(w)), None)
     if bad is not None:
-        raise GameError(f"'{bad}' is not a number of chips; give whole numbers such as 3 4 5")
-    return tuple(int(w) for w in words)
+        raise GameError(
+            f"{quote(bad)} is not a number of chips; give whole numbers written with the "
+            "digits 0-9, such as 3 4 5"
+        )
+    return tuple(_chips(w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -138,11 +156,15 @@ class Nim:
         n = len(state) - 1
         if len(words) != 2 or not all(_is_int(w) for w in words):
             raise GameError(
-                "type a row and a count ('2 3' takes 3 chips from row 2), or hint, undo, new, quit"
+                "type a row and a count with the digits 0-9 ('2 3' takes 3 chips from row 2), "
+                "or hint, undo, new, quit"
             )
-        row, take = int(words[0]), int(words[1])
-        if not 1 <= row <= n:
-            raise GameError(f"there is no row {row}; rows are numbered 1 to {n}")
+        if len(words[0]) > MAX_DIGITS or not 1 <= int(words[0]) <= n:
+            shown = words[0] if len(words[0]) <= MAX_DIGITS else quote(words[0])
+            raise GameError(f"there is no row {shown}; rows are numbered 1 to {n}")
+        row = int(words[0])
+        # a count too long to convert is out of range like any other: -1 stands for it
+        take = int(words[1]) if len(words[1]) <= MAX_DIGITS else -1
         left = int(state[row - 1])
         if left == 0:
             raise GameError(f"row {row} is empty; choose a row that still has chips")

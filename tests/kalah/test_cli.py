@@ -205,12 +205,12 @@ def test_replay_bad_file_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.klh"
     path.write_text("Rules : classic\n\n1) A: 0 1 B: 7\n2) A: 1 B: 8\n")
     result = run(["replay", str(path)])
-    assert_clean(result, 1)
+    assert_clean(result, 2)
     assert (
         f"Error: {path}: line 4: A's move 1: pit 1 is empty; legal now: 0 2 3 4 5" in result.output
     )
     result = run(["replay", str(tmp_path / "missing.klh")])
-    assert_clean(result, 1)
+    assert_clean(result, 2)
     assert "cannot read" in result.output
 
 

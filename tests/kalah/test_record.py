@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import random
+import re
+import stat
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
+from boardgames.kalah.record import (
+    MAX_RECORD_BYTES,
+    Move,
+    Record,
+    RecordError,
+    parse_record,
+    read_record,
+    replay,
+)
 
 RULES_EXAMPLE = """Rules : classic
 Pits : 6
@@ -117,6 +130,22 @@ BAD = [
     ("1) A: 0 1 B: 3\n", 1, "pit 3 is not one of B's pits"),
     ("1) A: 0 1 B: 7\n2) A: 1 B: 8\n", 2, "pit 1 is empty"),
     ("Pits : 1\nSeeds : 1\n1) A: 0 B: 2\n", 3, "the game is already over"),
+    # a header given twice: neither counts silently
+    ("Pits : 6\nPits : 4\n", 2, "the header 'Pits' again (first on line 1)"),
+    ("Rules : classic\n\nrules : etudes\n", 3, "the header 'rules' again (first on line 1)"),
+    ("Player A : x\nPlayer  a : y\n", 2, "again (first on line 1)"),
+    ("Event : one\nEvent : two\n", 2, "the header 'Event' again"),
+    # RULES.md writes numbers with the digits 0-9; int() would read these as 3 and 1
+    ("Pits : \u0663\n", 1, "Pits must be a whole number from 1 to 12, got '\u0663'"),
+    ("1) A: \u0663 B: 8\n", 1, "'\u0663' is not a pit number (pits are written 0-9)"),
+    ("\u0661) A: 0 1 B: 7\n", 1, "expected a header such as 'Pits : 6'"),
+    # numbers too long for int() (more than 4300 digits) are refused, and not echoed whole
+    ("Seeds : " + "9" * 5000 + "\n", 1, "got '999999999999999999999999'... (5,000"),
+    ("1) A: " + "1" * 5000 + "\n", 1, "is beyond any board (pits are numbered 0 to 24)"),
+    ("9" * 5000 + ") A: 0 1\n", 1, "move number 1 expected, found '9999"),
+    ("Rules : " + "x" * 5000 + "\n", 1, "'xxxxxxxxxxxxxxxxxxxxxxxx'... (5,000 characters)"),
+    # lines are counted as editors count them: a form feed does not start a line
+    ("Pits : 6\f\n1) A: 0 1 B: 7\r\n2) A: 1 B: 8\n", 3, "pit 1 is empty"),
 ]
 
 
@@ -179,4 +208,113 @@ def test_any_text_gives_a_record_or_a_record_error(text: str) -> None:
         record = parse_record(text)
         replay(record)
     except RecordError as e:
-        assert e.line is not None and 1 <= e.line <= max(1, len(text.splitlines()))
+        if e.line is None:  # a fault of the whole file: binary, or nothing in it
+            lines = [line.strip() for line in re.split(r"\r\n|\r|\n", text)]
+            assert "\x00" in text or all(not line or line.startswith("#") for line in lines)
+        else:
+            assert 1 <= e.line <= max(1, len(text.splitlines()))
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n", "# only a comment\n", "\r\n#\r\n"])
+def test_a_record_with_neither_headers_nor_moves_is_an_error(text: str) -> None:
+    with pytest.raises(RecordError, match="an empty record: no headers and no moves") as info:
+        parse_record(text)
+    assert info.value.line is None
+
+
+def test_headers_without_moves_are_a_game_not_yet_begun(tmp_path: Path) -> None:
+    # kalah play writes the headers before the first move: a valid record of 0 moves
+    path = tmp_path / "new.klh"
+    Record(Kalah(4, 3), 1).save(path)
+    record = read_record(path)
+    assert (record.game, record.first, record.moves) == (Kalah(4, 3), 1, [])
+    assert replay(record)[0] == []
+
+
+def test_empty_file_and_dev_null_are_errors(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.klh"
+    empty.write_text("")
+    for path in (empty, Path(os.devnull)):
+        with pytest.raises(RecordError, match="an empty record"):
+            read_record(path)
+    with pytest.raises(RecordError, match="no file name given"):
+        read_record("")
+    with pytest.raises(RecordError, match="cannot read it: Is a directory"):
+        read_record(tmp_path)
+    with pytest.raises(RecordError, match="cannot read it: Not a directory"):
+        read_record(empty / "x.klh")
+
+
+def test_nul_bytes_are_not_a_text_file(tmp_path: Path) -> None:
+    path = tmp_path / "nul.klh"
+    path.write_bytes(b"Pits : 6\n\x00\x00\n")
+    with pytest.raises(RecordError, match="not a text file"):
+        read_record(path)
+
+
+def test_big_files_and_endless_streams_are_refused_after_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "big.klh"
+    path.write_text("# padding\n" * (MAX_RECORD_BYTES // 10 + 1))
+    with pytest.raises(RecordError, match="more than 2 MiB: too big for a game record"):
+        read_record(path)
+    # exactly at the limit is still read (and parsed: comments only, so empty)
+    path.write_text("#" * (MAX_RECORD_BYTES - 1) + "\n")
+    with pytest.raises(RecordError, match="an empty record"):
+        read_record(path)
+    # an endless stream: only the limit and one byte more are read
+    reads: list[int] = []
+    real_open = open
+
+    def counting_open(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
+        f = real_open(file, mode, *args, **kwargs)
+        real_read = f.read
+
+        def read(size: int = -1) -> bytes:
+            assert 0 <= size <= MAX_RECORD_BYTES + 1, "reads a whole (endless) stream"
+            reads.append(size)
+            return real_read(size)
+
+        f.read = read
+        return f
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    with pytest.raises(RecordError, match="too big"):
+        read_record("/dev/zero")
+    assert reads == [MAX_RECORD_BYTES + 1]
+
+
+def test_save_reports_bad_paths_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    record = Record()
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for bad, reason in [("", errno.EINVAL), (tmp_path, errno.EISDIR), (blocker / "x", None)]:
+        with pytest.raises(OSError) as info:
+            record.save(bad)
+        if reason is not None:
+            assert info.value.errno == reason
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_save_writes_into_a_non_regular_file_instead_of_replacing_it(tmp_path: Path) -> None:
+    # ``--record /dev/null`` must never replace the device (as root os.replace would);
+    # a named pipe stands in for it here
+    fifo = tmp_path / "pipe.klh"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    Record(Kalah(3, 2)).save(fifo)
+    reader.join(timeout=10)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert received and "Pits : 3" in received[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.klh"]
+
+
+def test_save_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.klh"
+    link = tmp_path / "link.klh"
+    link.symlink_to(real)
+    Record(Kalah(5, 1)).save(link)
+    assert link.is_symlink() and read_record(real).game == Kalah(5, 1)
