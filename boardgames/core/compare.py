@@ -11,14 +11,27 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from boardgames.core.protocol import Game, State, describe_score, score_bound, short_score
+from boardgames.core.protocol import (
+    Game,
+    State,
+    describe_score,
+    is_terminal_score,
+    quote,
+    score_bound,
+    short_score,
+    terminal_score,
+)
 from boardgames.core.strategies import ENGINES, STRATEGIES, numba_searcher, run_strategy
+from boardgames.core.tables import Col, FitTable
+
+if TYPE_CHECKING:
+    from boardgames.core.mcts import MctsResult
 
 
 @dataclass
@@ -33,11 +46,20 @@ class CompareRow:
     seconds: float = 0.0
     """CPU seconds of the searching thread (see :func:`run_comparison`)."""
     wall_seconds: float = 0.0
+    mcts: list[MctsResult] = field(default_factory=list)
+    """Monte Carlo rows: each position's search (``values`` then hold 0s)."""
+    best: list[bool | None] = field(default_factory=list)
+    """Monte Carlo rows: whether the chosen move is one of the best moves at the depth of
+    the exact strategies (None where none of them ran)."""
 
     @property
     def rate(self) -> float:
-        """Positions per CPU second."""
+        """Positions per CPU second (Monte Carlo rows: playouts per CPU second)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def exact(self) -> bool:
+        return STRATEGIES[self.strategy].exact
 
 
 def parse_choice_list(text: str, allowed: Sequence[str], what: str) -> list[str]:
@@ -48,7 +70,7 @@ def parse_choice_list(text: str, allowed: Sequence[str], what: str) -> list[str]
     for item in items:
         if item not in allowed:
             raise click.UsageError(
-                f"unknown {what} {item!r}; choose from {', '.join(allowed)} (comma-separated)"
+                f"unknown {what} {quote(item)}; choose from {', '.join(allowed)} (comma-separated)"
             )
     return list(dict.fromkeys(items))
 
@@ -76,6 +98,8 @@ def run_comparison(
     again_is_ply: bool = False,
     tt_mib: float = 16.0,
     console: Console | None = None,
+    playouts: int = 20_000,
+    seed: int = 1,
 ) -> list[CompareRow]:
     """Run every pair on every position, timing each search; a progress bar on ``console``.
 
@@ -83,12 +107,22 @@ def run_comparison(
     timing, so the seconds are search time only. ``seconds`` is the CPU time of the thread
     that searches (``time.thread_time``): other programs on a busy machine, and the
     progress bar's refresh thread, do not inflate it; wall time is kept as well.
+
+    Monte Carlo rows (``mcts``) search ``playouts`` simulations each (seeded with
+    ``seed``); their ``nodes`` count playouts, and each position records whether the move
+    they chose is one of the best at ``depth`` (:func:`best_moves`, when an exact row ran).
     """
     if any(e == "numba" for _, e in pairs):
         searcher = numba_searcher(game, tt_mib)
         for s, e in pairs:
-            if e == "numba":
+            if e == "numba" and STRATEGIES[s].exact:
                 searcher.run(s, positions[0], 1, again_is_ply=again_is_ply)
+    mcts = None
+    if any(not STRATEGIES[s].exact for s, _ in pairs):
+        from boardgames.core.mcts import MctsSearcher
+
+        mcts = MctsSearcher(game)  # compiled (or loaded) here, not in the timing
+        mcts.search(positions[0], playouts=4)
     rows = [CompareRow(s, e) for s, e in pairs]
     progress = Progress(
         TextColumn("{task.description}"),
@@ -104,6 +138,18 @@ def run_comparison(
         for row in rows:
             for state in positions:
                 progress.update(task, description=f"{row.strategy} ({row.engine})")
+                if not row.exact:
+                    assert mcts is not None
+                    c0, w0 = time.thread_time(), time.perf_counter()
+                    found = mcts.search(state, playouts=playouts, seed=seed)
+                    row.seconds += time.thread_time() - c0
+                    row.wall_seconds += time.perf_counter() - w0
+                    row.nodes += found.playouts
+                    row.mcts.append(found)
+                    row.values.append(0)
+                    row.moves.append(found.move)
+                    progress.advance(task)
+                    continue
                 if row.engine == "numba":
                     # Clearing the table (milliseconds for a large one) is set-up, not search.
                     searcher = numba_searcher(game, tt_mib)
@@ -123,13 +169,56 @@ def run_comparison(
                 row.values.append(result.value)
                 row.moves.append(result.best_move)
                 progress.advance(task)
+    exact = next((r for r in rows if r.exact), None)
+    for row in rows:
+        if row.exact:
+            continue
+        for k, state in enumerate(positions):
+            if exact is None:
+                row.best.append(None)
+                continue
+            best = best_moves(game, state, depth, exact.values[k], again_is_ply, tt_mib)
+            row.best.append(row.moves[k] in best)
     return rows
+
+
+def best_moves(
+    game: Game,
+    state: State,
+    depth: int | None,
+    value: int,
+    again_is_ply: bool = False,
+    tt_mib: float = 16.0,
+) -> list[int]:
+    """The moves of ``state`` whose depth-limited value is the position's ``value`` (each
+    child searched by alpha-beta, one ply less deep unless the same player moves again and
+    extra turns cost nothing; a finished game's score moved one ply up)."""
+    searcher = numba_searcher(game, tt_mib)
+    me = game.to_move(state)
+    out = []
+    for move in game.legal_moves(state):
+        child, again = game.play(state, move)
+        outcome = game.outcome(child)
+        if outcome is not None:
+            v = terminal_score(outcome if game.to_move(child) == me else -outcome, 1)
+        else:
+            d = None if depth is None else (depth if again and not again_is_ply else depth - 1)
+            cv = searcher.run("alphabeta", child, d, again_is_ply=again_is_ply).value
+            v = cv if again else -cv
+            if is_terminal_score(v):  # the child's search counted plies from the child
+                v -= 1 if v > 0 else -1
+        if v == value:
+            out.append(move)
+    return out
 
 
 def disagreements(rows: Sequence[CompareRow]) -> list[str]:
     """Every position where two exact strategies found different values, and every place
     where strategies whose rules fix the best move chose different moves."""
     problems = []
+    if not rows:
+        return problems
+    rows = [r for r in rows if r.exact]
     if not rows:
         return problems
     for k in range(len(rows[0].values)):
@@ -162,10 +251,25 @@ BOUND_NOTE = (
 )
 
 
-def comparison_table(rows: Sequence[CompareRow], title: str, exact: bool = False) -> Table:
-    """The rich table: values, positions visited, CPU seconds, positions per CPU second,
-    speed-up. ``exact``: the searches went to the end of the game (no depth limit), so
-    their values are exact; else a finished-game score is shown as a bound."""
+COMPARE_COLUMNS = (
+    Col("strategy"),
+    Col("engine"),
+    Col("value(s)", "right"),
+    Col("positions\nvisited", "right", number=True),
+    Col("CPU\nseconds", "right", number=True),
+    Col("positions\nper s", "right", number=True, drop=1),
+    Col("speed-up", "right", number=True, drop=2),
+)
+"""The comparison table's columns; a narrow terminal leaves out positions per second,
+then the speed-up (the caption says so)."""
+
+
+def comparison_table(rows: Sequence[CompareRow], title: str, exact: bool = False) -> FitTable:
+    """The table: values, positions visited, CPU seconds, positions per CPU second,
+    speed-up; it fits the terminal it is printed on (no number is cut: see
+    :class:`~boardgames.core.tables.FitTable`). ``exact``: the searches went to the end of
+    the game (no depth limit), so their values are exact; else a finished-game score is
+    shown as a bound."""
     base = next((r for r in rows if r.strategy == "alphabeta" and r.engine == "python"), None)
     if base is None:
         base = next((r for r in rows if r.strategy == "alphabeta"), None)
@@ -174,15 +278,8 @@ def comparison_table(rows: Sequence[CompareRow], title: str, exact: bool = False
         caption += "\n" + BOUND_NOTE
     if base is not None:
         caption += f"\nspeed-up: seconds of alphabeta ({base.engine}) / seconds of the row"
-    table = Table(title=title, caption=caption)
-    table.add_column("strategy")
-    table.add_column("engine")
-    table.add_column("value(s)", justify="right")
-    table.add_column("positions visited", justify="right")
-    table.add_column("CPU seconds", justify="right")
-    table.add_column("positions/s", justify="right")
-    table.add_column("speed-up", justify="right")
-    for r in rows:
+    table = FitTable(COMPARE_COLUMNS, title=title, caption=caption)
+    for r in (r for r in rows if r.exact):
         speed = "—" if base is None or r.seconds <= 0 else f"{base.seconds / r.seconds:,.1f}×"
         table.add_row(
             r.strategy,
@@ -193,6 +290,49 @@ def comparison_table(rows: Sequence[CompareRow], title: str, exact: bool = False
             f"{r.rate:,.0f}",
             speed,
         )
+    return table
+
+
+MCTS_COLUMNS = (
+    Col("strategy"),
+    Col("position", "right", number=True),
+    Col("move", "right", number=True),
+    Col("mean", "right", number=True),
+    Col("visits", "right", number=True, drop=3),
+    Col("best", "center"),
+    Col("playouts", "right", number=True, drop=2),
+    Col("playouts\nper s", "right", number=True, drop=1),
+)
+"""The Monte Carlo table's columns; a narrow terminal leaves out the rate, the playouts,
+then the visit share."""
+
+
+def mcts_table(rows: Sequence[CompareRow]) -> FitTable | None:
+    """The Monte Carlo rows: per position the move chosen, its mean result for the mover
+    (1 win, 1/2 draw, 0 loss) and visit share, whether it is a best move at the exact
+    strategies' depth; playouts and playouts per CPU second. None without such rows."""
+    mc = [r for r in rows if not r.exact]
+    if not mc:
+        return None
+    table = FitTable(
+        MCTS_COLUMNS,
+        title="Monte Carlo (estimates, not in the agreement check)",
+        caption="mean: the move's average playout result for the mover (win 1, draw 1/2)\n"
+        "best: one of the moves with the exact strategies' value at this depth",
+    )
+    for r in mc:
+        for k, (found, best) in enumerate(zip(r.mcts, r.best, strict=True), 1):
+            proven = {1: " (won)", 0: " (drawn)", -1: " (lost)"}.get(found.proven, "")  # type: ignore[arg-type]
+            table.add_row(
+                r.strategy,
+                str(k),
+                "—" if found.move is None else str(found.move),
+                f"{found.value:.3f}{proven}",
+                f"{found.share:.0%}",
+                "—" if best is None else ("yes" if best else "no"),
+                f"{found.playouts:,}",
+                f"{found.playouts / max(r.seconds / len(r.mcts), 1e-9):,.0f}",
+            )
     return table
 
 
@@ -220,6 +360,26 @@ def comparison_json(
                 "nodes": r.nodes,
                 "seconds": r.seconds,
                 "wall_seconds": r.wall_seconds,
+            }
+            if r.exact
+            else {
+                "strategy": r.strategy,
+                "engine": r.engine,
+                "playouts": r.nodes,
+                "seconds": r.seconds,
+                "wall_seconds": r.wall_seconds,
+                "positions": [
+                    {
+                        "move": found.move,
+                        "mean": found.value,
+                        "visit_share": found.share,
+                        "proven": found.proven,
+                        "playouts": found.playouts,
+                        "plies": found.plies,
+                        "best_at_depth": best,
+                    }
+                    for found, best in zip(r.mcts, r.best, strict=True)
+                ],
             }
             for r in rows
         ],

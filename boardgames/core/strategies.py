@@ -37,6 +37,9 @@ class Strategy:
     fixes_move: bool
     """True when the best move is fixed by the rules of the strategy (natural order, first
     strictly better move kept), so that every engine must return the same move."""
+    exact: bool = True
+    """True for the minimax family: the depth-limited value, the same for all of them
+    (``compare`` checks it). False for Monte Carlo search, which estimates."""
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -63,8 +66,17 @@ STRATEGIES: dict[str, Strategy] = {
             "pvs", "principal variation search (iterative, table, ordering)", ("numba",), False
         ),
         Strategy("mtdf", "MTD(f): null-window passes on the table (iterative)", ("numba",), False),
+        Strategy(
+            "mcts",
+            "Monte Carlo tree search: UCT, random playouts, MCTS-Solver (core/mcts.py)",
+            ("numba",),
+            False,
+            exact=False,
+        ),
     )
 }
+EXACT_STRATEGIES = [name for name, s in STRATEGIES.items() if s.exact]
+"""The minimax family: every one returns the same value at the same depth."""
 ENGINES = ("python", "numba")
 
 
@@ -313,8 +325,9 @@ def run_strategy(
     tt_mib: float = DEFAULT_TT_MIB,
 ) -> SearchResult:
     """Run strategy ``name`` on ``engine``; ValueError for an unknown name or pair."""
-    if name not in STRATEGIES:
-        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+    if name not in STRATEGIES or not STRATEGIES[name].exact:
+        known = ", ".join(EXACT_STRATEGIES)
+        raise ValueError(f"unknown depth-limited strategy {name!r}; known: {known}")
     if engine not in STRATEGIES[name].engines:
         raise ValueError(
             f"strategy {name!r} has no {engine} engine; it runs on: "

@@ -12,6 +12,7 @@ from boardgames.core.compare import (
     comparison_table,
     default_engines,
     disagreements,
+    mcts_table,
     parse_choice_list,
     plan,
     run_comparison,
@@ -19,7 +20,7 @@ from boardgames.core.compare import (
 )
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import GameError, State
-from boardgames.core.strategies import ENGINES, STRATEGIES
+from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.rules import RULE_SETS
@@ -69,8 +70,12 @@ def random_positions(game: Kalah, count: int, seed: int) -> list[State]:
 )  # fmt: skip
 @click.option("--seed", default=1, show_default=True, help="Seed of the random openings.")
 @click.option(
-    "--strategies", default=",".join(STRATEGIES), show_default=True,
-    help="Comma-separated strategies to run.",
+    "--strategies", default=",".join(EXACT_STRATEGIES), show_default=True,
+    help="Comma-separated strategies to run (also: mcts, Monte Carlo tree search).",
+)  # fmt: skip
+@click.option(
+    "--playouts", default=20_000, show_default=True, type=click.IntRange(1, 10**9),
+    help="Simulations of each mcts search (seeded with --seed).",
 )  # fmt: skip
 @click.option(
     "--engine", "engines", default=default_engines(), show_default=True,
@@ -94,6 +99,7 @@ def compare_command(
     strategies: str,
     engines: str,
     tt_mib: float,
+    playouts: int,
     as_json: bool,
     plot: Path | None,
 ) -> None:
@@ -124,8 +130,9 @@ def compare_command(
     states = random_positions(game, positions, seed) if positions else [game.initial_state()]
     err = make_console(stderr=True)
     rows = run_comparison(
-        game, states, depth, pairs, again_is_ply=ply == "sowing", tt_mib=tt_mib, console=err
-    )
+        game, states, depth, pairs, again_is_ply=ply == "sowing", tt_mib=tt_mib, console=err,
+        playouts=playouts, seed=seed,
+    )  # fmt: skip
     problems = disagreements(rows)
     where = "the start position" if not positions else f"{len(states)} random positions"
     title = (
@@ -153,11 +160,15 @@ def compare_command(
     else:
         out = make_console()
         out.print(comparison_table(rows, title, exact=depth is None))
+        monte_carlo = mcts_table(rows)
+        if monte_carlo is not None:
+            out.print(monte_carlo)
         for note in notes:
             out.print(f"[dim]({note})[/]")
-        if not problems and len(rows) > 1:
+        exact_rows = [r for r in rows if r.exact]
+        if not problems and len(exact_rows) > 1:
             out.print(
-                f"[bold green]All {len(rows)} runs agree[/] on every value"
+                f"[bold green]All {len(exact_rows)} runs agree[/] on every value"
                 + (" and on the moves that the rules of minimax and alphabeta fix." if any(
                     STRATEGIES[r.strategy].fixes_move for r in rows) else ".")
             )  # fmt: skip

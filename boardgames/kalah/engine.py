@@ -35,11 +35,13 @@ and the limits only (and, with ``time``, on how fast the machine was).
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from boardgames.core.mcts import DEFAULT_C, POLICIES, MctsResult
 from boardgames.core.protocol import (
     GameError,
     State,
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
     from boardgames.kalah.solver import Solver
 
 ITERATIVE = ("id", "pvs", "mtdf")
+MCTS = "mcts"
 UNITS = ("compound", "sowing")
 DEFAULT_TIME = 0.7
 """Seconds a move for the default program (inside the 1 s target on 6 x 6)."""
@@ -89,12 +92,24 @@ class EngineConfig:
     prove_nodes: int | None = None
     """Budget of the exact solver for a value that ends in a finished game: None for the
     default (see the module docstring), 0 never (the value is then reported as a bound)."""
+    playouts: int | None = None
+    """``strategy="mcts"``: simulations a search (instead of, or with, a time limit)."""
+    exploration: float = DEFAULT_C
+    """``strategy="mcts"``: the UCT exploration constant."""
+    policy: str = "random"
+    """``strategy="mcts"``: the playout policy (``random`` or ``priority``)."""
+    seed: int = 0
+    """``strategy="mcts"``: the random seed (the same seed, the same search)."""
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES or "numba" not in STRATEGIES[self.strategy].engines:
             raise GameError(
                 f"unknown strategy {self.strategy!r}; choose one of {', '.join(STRATEGIES)}"
             )
+        if self.strategy == MCTS:
+            self._check_mcts()
+        elif self.playouts is not None:
+            raise GameError("playouts are for strategy=mcts; alpha-beta takes depth or time")
         if self.evaluation not in EVALUATIONS:
             raise GameError(
                 f"unknown evaluation {self.evaluation!r}; choose one of {', '.join(EVALUATIONS)}"
@@ -105,12 +120,12 @@ class EngineConfig:
             raise GameError(f"depth must be 1 to {MAX_DEPTH}, got {self.depth}")
         if self.time is not None and not 0 < self.time <= 3600:
             raise GameError(f"time must be more than 0 and at most 3600 seconds, got {self.time}")
-        if self.depth is None and self.strategy not in ITERATIVE:
+        if self.depth is None and self.strategy not in (*ITERATIVE, MCTS):
             raise GameError(
                 f"strategy {self.strategy!r} needs a depth (a time limit needs one of "
                 f"{', '.join(ITERATIVE)})"
             )
-        if self.time is not None and self.strategy not in ITERATIVE:
+        if self.time is not None and self.strategy not in (*ITERATIVE, MCTS):
             raise GameError(
                 f"a time limit needs an iterative strategy ({', '.join(ITERATIVE)}), "
                 f"not {self.strategy!r}"
@@ -122,14 +137,32 @@ class EngineConfig:
                 f"table size must be more than 0 and at most 4096 MiB, got {self.tt_mib}"
             )
 
+    def _check_mcts(self) -> None:
+        if self.depth is not None:
+            raise GameError("strategy mcts has no depth: give time=SECONDS or playouts=N")
+        if self.playouts is not None and not 1 <= self.playouts <= 10**9:
+            raise GameError(f"playouts must be 1 to 10**9, got {self.playouts}")
+        if not 0 <= self.exploration < math.inf:
+            raise GameError(f"exploration must be 0 or more, got {self.exploration}")
+        if self.policy not in POLICIES:
+            raise GameError(
+                f"unknown playout policy {self.policy!r}; choose {', '.join(POLICIES)}"
+            )
+
     @property
     def time_limit(self) -> float | None:
-        if self.time is None and self.depth is None:
+        if self.time is None and self.depth is None and self.playouts is None:
             return DEFAULT_TIME
         return self.time
 
     def describe(self) -> str:
         parts = []
+        if self.strategy == MCTS:
+            if self.playouts is not None:
+                parts.append(f"{self.playouts:,} playouts")
+            if self.time_limit is not None:
+                parts.append(f"{self.time_limit:g} s a move")
+            return ", ".join([*parts, f"mcts (c {self.exploration:.2f}, {self.policy} playouts)"])
         if self.depth is not None:
             parts.append(f"depth {self.depth}" + (" sowings" if self.unit == "sowing" else ""))
         if self.time_limit is not None:
@@ -150,6 +183,9 @@ class EngineAnswer:
     seconds: float = 0.0
     complete: bool = True
     """False when a time limit cut the deepening before the requested depth."""
+    mcts: MctsResult | None = None
+    """``strategy="mcts"``: the first search's statistics (``value`` is then 0: MCTS
+    estimates a result, ``mcts.value``, not a score)."""
     exact: bool = False
     """True when ``value`` is the position's value under perfect play (the solver proved
     it); then ``value`` is ``terminal_score(margin, 0)`` and ``pv`` the solver's best
@@ -177,6 +213,13 @@ class KalahEngine:
         self._tables = tables
         self._solver: Solver | None = None
         t0 = time.perf_counter()
+        if self.config.strategy == MCTS:
+            from boardgames.core.mcts import MctsSearcher
+
+            self.mcts = MctsSearcher(self.game)
+            self.mcts.search(self.game.initial_state(), playouts=4)  # load or compile
+            self.warmup_seconds = time.perf_counter() - t0
+            return
         self.searcher = NumbaSearcher(self.game, self.config.tt_mib)
         if self.config.prove_nodes != 0:  # the proofs' kernels too, so no move compiles them
             from boardgames.kalah.solver import Solver
@@ -299,6 +342,8 @@ class KalahEngine:
         game = self.game
         if game.outcome(state) is not None:
             raise GameError("the game is over: there is no move to choose")
+        if self.config.strategy == MCTS:
+            return self._mcts_move(state)
         start = time.perf_counter()
         answer = self.search(state)
         player = game.to_move(state)
@@ -325,6 +370,38 @@ class KalahEngine:
         answer.move = tuple(pits)
         answer.seconds = time.perf_counter() - start
         return answer
+
+
+    def _mcts_move(self, state: State) -> EngineAnswer:
+        """The compound move by MCTS: the most-visited line while the turn lasts (the tree
+        follows the extra turns); a new search from where it runs out."""
+        cfg, game = self.config, self.game
+        start = time.perf_counter()
+        limit = cfg.time_limit
+        deadline = None if limit is None else start + limit * 0.9
+        player = game.to_move(state)
+        pits: list[int] = []
+        first: MctsResult | None = None
+        s = state
+        while game.outcome(s) is None and game.to_move(s) == player:
+            seconds = None
+            if deadline is not None:
+                seconds = max(0.005, deadline - time.perf_counter())
+            r = self.mcts.search(
+                s, playouts=cfg.playouts, seconds=seconds, seed=cfg.seed + len(pits),
+                c=cfg.exploration, policy=cfg.policy,
+            )  # fmt: skip
+            first = first or r
+            for move in r.pv:
+                pits.append(move)
+                s, again = game.play(s, move)
+                if not again or game.outcome(s) is not None:
+                    break
+        assert first is not None
+        return EngineAnswer(
+            tuple(pits), 0, list(first.pv), first.playouts, 0,
+            time.perf_counter() - start, True, mcts=first,
+        )  # fmt: skip
 
 
 def analyse_position(game: Kalah, state: State, config: EngineConfig | None = None) -> EngineAnswer:

@@ -4,8 +4,9 @@ A player spec is ``key=value`` pairs separated by commas, for example
 ``depth=5,eval=store,strategy=alphabeta`` or ``time=0.5,eval=tseitin``. Keys: ``depth``,
 ``time`` (seconds a move), ``eval``, ``strategy``, ``unit`` (compound or sowing), ``tt``
 (table MiB) and ``prove`` (positions the exact solver may visit to settle a value that
-ends in a finished game; 0: never, the value stays a bound); anything not given takes the
-default program's value
+ends in a finished game; 0: never, the value stays a bound); with ``strategy=mcts``
+(Monte Carlo tree search) ``playouts``, ``c`` (exploration) and ``policy`` (random or
+priority); anything not given takes the default program's value
 (:class:`~boardgames.kalah.engine.EngineConfig`).
 
 Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
@@ -24,19 +25,34 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import GameError
+from boardgames.core.protocol import GameError, quote
+from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.rules import RULE_SETS
 
 if TYPE_CHECKING:
     from boardgames.kalah.engine import EngineConfig, KalahEngine
 
-SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt", "prove")
+SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt", "prove", "playouts", "c", "policy")
+NUMBER_KEYS = ("depth", "time", "tt", "prove", "playouts", "c")
+MAX_JOBS = 256
 CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta,prove=0"
 DEFAULT_PROGRAM = ""
+
+MATCH_COLUMNS = (
+    Col("player"),
+    Col("W", "right", number=True),
+    Col("D", "right", number=True),
+    Col("L", "right", number=True),
+    Col("avg\nmargin", "right", number=True, drop=3),
+    Col("score", "right", number=True),
+    Col("95% interval", "right", number=True),
+    Col("s/move\navg", "right", number=True, drop=2),
+    Col("s/move\nmax", "right", number=True, drop=1),
+)
+"""The match table's columns; on a narrow terminal the times go first, then the margin."""
 
 
 def parse_spec(text: str) -> EngineConfig:
@@ -46,6 +62,7 @@ def parse_spec(text: str) -> EngineConfig:
     from boardgames.kalah.engine import EngineConfig
 
     values: dict[str, object] = {}
+    seen: set[str] = set()
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
@@ -53,18 +70,23 @@ def parse_spec(text: str) -> EngineConfig:
         key, value = key.strip().lower(), value.strip()
         if not sep or key not in SPEC_KEYS or not value:
             raise GameError(
-                f"bad player spec part {part!r}: use key=value with keys {', '.join(SPEC_KEYS)}"
-                f", e.g. depth=5,eval=store"
+                f"bad player spec part {quote(part)}: use key=value with keys "
+                f"{', '.join(SPEC_KEYS)}, e.g. depth=5,eval=store"
             )
+        if key in seen:
+            raise GameError(f"player spec gives {key} twice; give each key once")
+        seen.add(key)
+        if key in NUMBER_KEYS and (not value.isascii() or len(value) > 20):
+            raise GameError(f"{key} needs a number written with 0-9, got {quote(value)}")
         try:
-            if key in ("depth", "prove"):
-                values["depth" if key == "depth" else "prove_nodes"] = int(value)
-            elif key in ("time", "tt"):
-                values["time" if key == "time" else "tt_mib"] = float(value)
+            if key in ("depth", "prove", "playouts"):
+                values[{"prove": "prove_nodes"}.get(key, key)] = int(value)
+            elif key in ("time", "tt", "c"):
+                values[{"tt": "tt_mib", "c": "exploration"}.get(key, key)] = float(value)
             else:
                 values["evaluation" if key == "eval" else key] = value
         except ValueError:
-            raise GameError(f"{key} needs a number, got {value!r}") from None
+            raise GameError(f"{key} needs a number, got {quote(value)}") from None
     return EngineConfig(**values)  # type: ignore[arg-type]
 
 
@@ -229,7 +251,7 @@ def _run_all(
 @click.option("--a", "spec_a", default=DEFAULT_PROGRAM, show_default="the default program",
               help="Player a, e.g. time=0.5,eval=tseitin (keys: depth, time, eval, strategy, "
                    "unit, tt, prove: positions the exact solver may use to settle a forced "
-                   "win or loss, 0 never).")  # fmt: skip
+                   "win or loss, 0 never; for strategy=mcts: playouts, c, policy).")  # fmt: skip
 @click.option("--b", "spec_b", default=CLASSIC_PROGRAM, show_default=True,
               help="Player b (default: the classic program).")  # fmt: skip
 @click.option("--games", default=20, show_default=True, help="Games, in pairs, sides swapped.")
@@ -273,8 +295,8 @@ def match(
         raise click.UsageError(f"--games must be 1 to 100000, got {games}")
     if not 0 <= opening_plies <= 200:
         raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening_plies}")
-    if jobs < 0:
-        raise click.UsageError(f"--jobs must be 0 (one per core) or more, got {jobs}")
+    if not 0 <= jobs <= MAX_JOBS:
+        raise click.UsageError(f"--jobs must be 0 (one per core) to {MAX_JOBS}, got {jobs}")
     jobs = min(jobs or os.cpu_count() or 1, games)
     tasks = [
         MatchTask(i, pits, seeds, rules, spec_a, spec_b, opening_plies, seed) for i in range(games)
@@ -319,14 +341,12 @@ def match(
         )  # fmt: skip
         return
     out = make_console()
-    table = Table(
-        title=f"Kalah {pits}x{seeds} {rules}: {games} games, sides alternated, "
-        f"random openings of {opening_plies} sowings (seed {seed})",
+    table = FitTable(
+        MATCH_COLUMNS,
+        title=f"Kalah {pits}x{seeds} {rules}: {games} game{'s' if games != 1 else ''}, sides "
+        f"alternated, random openings of {opening_plies} sowings (seed {seed})",
         caption=f"a: {desc_a}\nb: {desc_b}",
     )
-    table.add_column("player")
-    for col in ("W", "D", "L", "avg margin", "score", "95% interval", "s/move avg", "s/move max"):
-        table.add_column(col, justify="right")
     for name, times, sign in (("a", a_times, 1), ("b", b_times, -1)):
         w, lo = (summary.wins, summary.losses) if sign > 0 else (summary.losses, summary.wins)
         score = summary.score if sign > 0 else 1 - summary.score

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
 from boardgames.core.protocol import GameError
+from boardgames.core.tables import Col, FitTable
 from boardgames.nim.game import (
     DEFAULT_MAX_CHIPS,
     DEFAULT_MAX_ROWS,
@@ -399,12 +400,18 @@ def play(
 @click.command("nim")
 @click.argument("rows", nargs=-1)
 @click.option("--misere", is_flag=True, help="Misère play: whoever takes the last chip loses.")
+@click.option(
+    "--playouts", default=1000, show_default=True, type=click.IntRange(0, 10**7),
+    help="Also run Monte Carlo tree search with this many playouts on every winning "
+    "position (at most 500, sampled) and count its winning moves; 0: skip.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
-def compare_command(rows: tuple[str, ...], misere: bool, as_json: bool) -> None:
+def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json: bool) -> None:
     """Bouton's rule against exhaustive search on ROWS (default 3 4 5).
 
     Solves every position reachable from ROWS both ways, checks that they agree on who
-    wins and on the winning moves, and shows the time each took.
+    wins and on the winning moves, and shows the time each took. Monte Carlo tree search
+    (--playouts) estimates instead: the table says how often its move is a winning one.
     """
     from boardgames.nim.verify import verify_bouton
 
@@ -428,17 +435,31 @@ def compare_command(rows: tuple[str, ...], misere: bool, as_json: bool) -> None:
     t0 = time.perf_counter()
     report = verify_bouton(layout, misere)
     elapsed = time.perf_counter() - t0
+    mcts = None
+    if playouts:
+        from boardgames.nim.verify import mcts_against_bouton
+
+        err = make_console(stderr=True)
+        with err.status("Monte Carlo tree search (compiled on a machine's first run)…"):
+            mcts = mcts_against_bouton(layout, misere, playouts)
     if as_json:
-        print_json({"game": "nim", "rows": list(layout), "misere": misere, **report.as_dict()})
+        out = {"game": "nim", "rows": list(layout), "misere": misere, **report.as_dict()}
+        if mcts is not None:
+            out["mcts"] = mcts.as_dict()
+        print_json(out)
+        if not report.agree:
+            raise SystemExit(1)
         return
     console = make_console()
-    table = Table(
+    table = FitTable(
+        (
+            Col("method"),
+            Col("positions\nvisited", "right", number=True),
+            Col("seconds", "right", number=True),
+        ),
         title=f"Nim {' '.join(map(str, layout))}{' misère' if misere else ''}: "
-        f"{report.positions:,} positions"
+        f"{report.positions:,} positions",
     )
-    table.add_column("method")
-    table.add_column("positions visited", justify="right")
-    table.add_column("seconds", justify="right")
     table.add_row("Bouton's rule (xor)", f"{report.positions:,}", f"{report.bouton_seconds:.4f}")
     table.add_row(
         "exhaustive search (alpha-beta + table, Python)",
@@ -446,6 +467,13 @@ def compare_command(rows: tuple[str, ...], misere: bool, as_json: bool) -> None:
         f"{report.search_seconds:.4f}",
     )
     console.print(table)
+    if mcts is not None:
+        console.print(
+            f"Monte Carlo tree search, {playouts:,} playouts: a winning move in "
+            f"{mcts.bouton_moves:,} of {mcts.searches:,} winning positions ({mcts.share:.0%}), "
+            f"{mcts.proven:,} proven by MCTS-Solver; {mcts.seconds:.2f} s. "
+            "[dim](an estimate: not part of the agreement check)[/]"
+        )
     if report.agree:
         console.print(
             f"[bold green]Agree[/] on all {report.positions:,} positions: who wins and every "

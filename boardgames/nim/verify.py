@@ -73,3 +73,71 @@ def verify_bouton(layout: tuple[int, ...], misere: bool = False) -> BoutonReport
     t2 = time.perf_counter()
     mismatches = [rows for rows in positions if bouton[rows] != searched[rows]]
     return BoutonReport(len(positions), nodes, t1 - t0, t2 - t1, mismatches)
+
+
+@dataclass
+class MctsReport:
+    """Outcome of :func:`mcts_against_bouton`: how often MCTS finds a winning move."""
+
+    playouts: int
+    searches: int
+    bouton_moves: int
+    proven: int
+    seconds: float
+    positions: int
+
+    @property
+    def share(self) -> float:
+        return self.bouton_moves / self.searches if self.searches else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "method": "mcts",
+            "playouts": self.playouts,
+            "winning_positions": self.positions,
+            "searches": self.searches,
+            "bouton_moves": self.bouton_moves,
+            "proven": self.proven,
+            "seconds": self.seconds,
+        }
+
+
+def mcts_against_bouton(
+    layout: tuple[int, ...],
+    misere: bool = False,
+    playouts: int = 1000,
+    seeds: int = 1,
+    limit: int | None = 500,
+) -> MctsReport:
+    """MCTS (core/mcts.py, ``playouts`` per search, seeds 0 to ``seeds - 1``) on every
+    winning position reachable from ``layout`` (at most ``limit`` of them, a seeded
+    sample): how many of its moves are winning moves by Bouton's rule, and how many
+    searches proved the position (MCTS-Solver)."""
+    import random
+
+    from boardgames.core.mcts import MctsSearcher
+    from boardgames.nim.game import decode_move
+
+    start = tuple(layout)
+    game = Nim(tuple(max(r, 1) for r in start), misere, max_rows=len(start), max_chips=max(start))
+    winning = [
+        rows
+        for rows in itertools.product(*(range(r + 1) for r in start))
+        if any(rows) and winning_moves(rows, misere)
+    ]
+    if limit is not None and len(winning) > limit:
+        winning = sorted(random.Random(0).sample(winning, limit))
+    mcts = MctsSearcher(game)
+    mcts.search(game.initial_state(), playouts=4)  # compiled or loaded, untimed
+    found = proven = 0
+    t0 = time.perf_counter()
+    for rows in winning:
+        state = game.state_from_rows(rows)
+        good = {(m.row, m.take) for m in winning_moves(rows, misere)}
+        for seed in range(seeds):
+            r = mcts.search(state, playouts=playouts, seed=seed)
+            found += r.move is not None and decode_move(r.move) in good
+            proven += r.proven is not None
+    return MctsReport(
+        playouts, len(winning) * seeds, found, proven, time.perf_counter() - t0, len(winning)
+    )

@@ -91,6 +91,12 @@ def test_engine_sees_the_end_of_the_game() -> None:
         ({"time": 1, "strategy": "alphabeta", "depth": 3}, "iterative strategy"),
         ({"strategy": "alphabeta"}, "needs a depth"),
         ({"tt_mib": 0}, "table size"),
+        ({"strategy": "mcts", "depth": 3}, "no depth"),
+        ({"strategy": "mcts", "playouts": 0}, "playouts must be"),
+        ({"strategy": "mcts", "exploration": -1.0}, "exploration"),
+        ({"strategy": "mcts", "exploration": float("nan")}, "exploration"),
+        ({"strategy": "mcts", "policy": "greedy"}, "playout policy"),
+        ({"depth": 4, "playouts": 100}, "playouts are for"),
     ],
 )
 def test_bad_config_is_one_clear_error(kwargs: dict, message: str) -> None:
@@ -103,3 +109,17 @@ def test_no_move_when_the_game_is_over() -> None:
     state = game.make_state([0, 0, 1, 0, 0, 1], 0)
     with pytest.raises(GameError, match="over"):
         KalahEngine(game, EngineConfig(depth=2)).best_move(state)
+
+
+def test_mcts_program_plays_whole_turns_and_repeats_itself_for_a_seed() -> None:
+    game = Kalah(6, 3)
+    engine = KalahEngine(game, EngineConfig(strategy="mcts", playouts=2000, seed=4))
+    state = game.initial_state()
+    first = engine.best_move(state)
+    assert engine.best_move(state).move == first.move  # same seed, same search
+    assert first.mcts is not None and first.mcts.playouts == 2000
+    while game.outcome(state) is None:
+        answer = engine.best_move(state)
+        after = game.play_compound(state, answer.move)  # raises unless one whole turn
+        assert game.outcome(after) is not None or game.to_move(after) != game.to_move(state)
+        state = after

@@ -1,0 +1,271 @@
+"""MCTS with MCTS-Solver against exhaustive search, its statistics and its determinism."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from boardgames.core.mcts import FIRST, SOLVED, VISITS, MctsSearcher
+from boardgames.core.protocol import score_margin
+from boardgames.core.search import alphabeta_tt
+from boardgames.kalah.game import Kalah
+from boardgames.nim.game import Nim
+
+
+def exact_sign(game, state) -> int:
+    """-1, 0 or +1: the result for the side to move under perfect play (exhaustive)."""
+    margin = score_margin(alphabeta_tt(game, state, None).value) or 0
+    return (margin > 0) - (margin < 0)
+
+
+def winning_moves(game, state) -> list[int]:
+    """The moves that keep a won position won (exhaustive)."""
+    out = []
+    for move in game.legal_moves(state):
+        child, again = game.play(state, move)
+        if game.outcome(child) is not None:
+            r = game.outcome(child)
+            sign = (r > 0) - (r < 0)
+            mine = -sign
+        else:
+            mine = exact_sign(game, child) * (1 if again else -1)
+        if mine == 1:
+            out.append(move)
+    return out
+
+
+def kalah_positions(pits: int, seeds: int, count: int, seed: int) -> list:
+    game = Kalah(pits, seeds)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(rng.randrange(6)):
+            legal = game.legal_moves(s)
+            if not legal:
+                break
+            s, _ = game.play(s, rng.choice(legal))
+        if game.outcome(s) is None:
+            out.append(s)
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_kalah() -> tuple[Kalah, MctsSearcher]:
+    game = Kalah(3, 2)
+    return game, MctsSearcher(game)
+
+
+def test_mcts_solver_proves_small_kalah_positions_like_exhaustive_search(small_kalah) -> None:
+    game, mcts = small_kalah
+    for state in kalah_positions(3, 2, 12, seed=3):
+        r = mcts.search(state, playouts=200_000, seed=1)
+        assert r.proven is not None, "the budget is enough to prove 3 x 2 positions"
+        truth = exact_sign(game, state)
+        assert r.proven == truth
+        if truth == 1:
+            assert r.move in winning_moves(game, state)
+
+
+@pytest.mark.parametrize("rows", [(1, 2, 3), (1, 2, 4), (2, 2), (3, 4, 5), (1, 1, 1)])
+@pytest.mark.parametrize("misere", [False, True])
+def test_mcts_solver_proves_nim_positions_and_finds_bouton_moves(rows, misere) -> None:
+    game = Nim(rows, misere)
+    state = game.initial_state()
+    r = MctsSearcher(game).search(state, playouts=300_000, seed=2)
+    truth = exact_sign(game, state)
+    assert r.proven == truth
+    if truth == 1:
+        assert r.move in winning_moves(game, state)
+
+
+def test_a_single_winning_move_is_found() -> None:
+    """1-2-4: only taking one chip of the 4-row wins (nim-sum 7 -> 0)."""
+    game = Nim((1, 2, 4))
+    state = game.initial_state()
+    assert len(winning_moves(game, state)) == 1
+    r = MctsSearcher(game).search(state, playouts=50_000, seed=5)
+    assert r.move == winning_moves(game, state)[0]
+
+
+def test_visit_counts_add_up(small_kalah) -> None:
+    _, mcts = small_kalah
+    state = Kalah(6, 4).initial_state()
+    big = MctsSearcher(Kalah(6, 4))
+    for searcher, s in ((big, state), (mcts, kalah_positions(3, 2, 1, seed=9)[0])):
+        r = searcher.search(s, playouts=5_000, seed=3)
+        tree = searcher.tree
+        assert tree is not None
+        nodes = tree.nodes
+        assert int(nodes[0, VISITS]) == r.playouts or nodes[0, SOLVED]
+        used = int(tree.meta[0])
+        checked = 0
+        for node in range(used):
+            if nodes[node, FIRST] < 0:
+                continue
+            total = sum(int(nodes[ch, VISITS]) for ch in tree.children(node))
+            expected = int(nodes[node, VISITS]) - (0 if node == 0 else 1)
+            if nodes[node, SOLVED]:  # iterations stop at a proven node
+                assert total <= expected
+            else:
+                assert total == expected
+                checked += 1
+        assert checked > 10
+        assert sum(v for _, v, _, _ in r.children) == r.playouts
+
+
+def test_same_seed_same_search_and_other_seeds_differ() -> None:
+    game = Kalah(6, 4)
+    mcts = MctsSearcher(game)
+    state = game.initial_state()
+    a = mcts.search(state, playouts=3_000, seed=11)
+    b = mcts.search(state, playouts=3_000, seed=11)
+    c = mcts.search(state, playouts=3_000, seed=12)
+    assert (a.move, a.children, a.pv, a.plies) == (b.move, b.children, b.pv, b.plies)
+    assert a.children != c.children
+
+
+def test_priority_policy_runs_and_time_budget_stops() -> None:
+    game = Kalah(6, 4)
+    mcts = MctsSearcher(game)
+    r = mcts.search(game.initial_state(), seconds=0.2, policy="priority", seed=1)
+    assert r.move in game.legal_moves(game.initial_state())
+    assert r.playouts > 100 and r.seconds < 2.0
+    assert 0.0 <= r.value <= 1.0 and 0.0 < r.share <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"playouts": 0}, "playouts"),
+        ({"playouts": -5}, "playouts"),
+        ({"seconds": 0}, "seconds"),
+        ({"playouts": 10, "c": -0.1}, "exploration"),
+        ({"playouts": 10, "c": float("nan")}, "exploration"),
+        ({"playouts": 10, "policy": "greedy"}, "policy"),
+        ({}, "budget"),
+    ],
+)
+def test_bad_knobs_are_one_clear_error(small_kalah, kwargs, message) -> None:
+    game, mcts = small_kalah
+    with pytest.raises(ValueError, match=message):
+        mcts.search(game.initial_state(), **kwargs)
+
+
+def test_finished_game_is_refused(small_kalah) -> None:
+    game, mcts = small_kalah
+    over = np.array([0, 0, 0, 7, 0, 0, 0, 5, 1], dtype=np.int64)
+    assert game.outcome(over) is not None
+    with pytest.raises(ValueError, match="over"):
+        mcts.search(over, playouts=10)
+
+
+def test_best_moves_hold_the_depth_value_and_include_alphabetas_move() -> None:
+    """compare's "best" column: every move it lists reaches the root's depth-limited value
+    (its child searched by the Python reference), and alpha-beta's own move is listed."""
+    from boardgames.core.compare import best_moves
+    from boardgames.core.search import alphabeta
+
+    game = Kalah(4, 3)
+    depth = 3
+    listed = 0
+    for state in kalah_positions(4, 3, 12, seed=21):
+        root = alphabeta(game, state, depth)
+        best = best_moves(game, state, depth, root.value)
+        assert root.best_move in best
+        for move in game.legal_moves(state):
+            child, again = game.play(state, move)
+            if game.outcome(child) is not None:
+                continue
+            # the root searched with only this move allowed, by the reference search
+            sub = alphabeta(game, child, depth if again else depth - 1)
+            v = sub.value if again else -sub.value
+            plain = score_margin(v) is None
+            if plain:  # heuristic values need no ply correction
+                assert (v == root.value) == (move in best)
+        listed += len(best)
+    assert listed >= 12
+
+
+def test_compare_kalah_shows_mcts_apart_from_the_agreement_check() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from boardgames.cli import cli
+
+    args = ["compare", "kalah", "--seeds", "3", "--depth", "3", "--strategies"]
+    out = CliRunner().invoke(cli, [*args, "alphabeta,mcts", "--engine", "numba",
+                                   "--playouts", "2000", "--positions", "2", "--json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["agree"] is True
+    mc = next(r for r in data["results"] if r["strategy"] == "mcts")
+    assert mc["playouts"] == 4000 and len(mc["positions"]) == 2
+    assert all(p["best_at_depth"] in (True, False) for p in mc["positions"])
+    text = CliRunner().invoke(cli, [*args, "mcts", "--engine", "numba", "--playouts", "500"])
+    assert text.exit_code == 0 and "Monte Carlo" in text.output
+
+
+def test_every_nim_position_mcts_proves_is_bouton_right() -> None:
+    """On every position of 3-4-5: a root MCTS-Solver proves won is one Bouton's rule calls
+    won (and its move is a Bouton move), one it proves lost is one Bouton calls lost."""
+    import itertools
+
+    from boardgames.nim.game import decode_move
+    from boardgames.nim.rules import winning_moves as bouton
+
+    game = Nim((3, 4, 5))
+    mcts = MctsSearcher(game)
+    proved = 0
+    for rows in itertools.product(range(4), range(5), range(6)):
+        if not any(rows):
+            continue
+        r = mcts.search(game.state_from_rows(rows), playouts=3000, seed=1)
+        good = {(m.row, m.take) for m in bouton(rows)}
+        if r.proven is not None:
+            proved += 1
+            assert (r.proven == 1) == bool(good), rows
+            if good:
+                assert decode_move(r.move) in good, rows
+    assert proved >= 100
+
+
+def test_compare_nim_reports_mcts() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from boardgames.cli import cli
+
+    out = CliRunner().invoke(cli, ["compare", "nim", "3", "0", "2", "--playouts", "500", "--json"])
+    assert out.exit_code == 0, out.output
+    mc = json.loads(out.output)["mcts"]
+    # rows (a, 0, c), a <= 3, c <= 2: won when a xor c != 0, i.e. a != c: 12 - 3 positions
+    assert mc["winning_positions"] == 9 and mc["searches"] == 9
+    assert 0 <= mc["bouton_moves"] <= 9 and mc["proven"] <= 9
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["kalah", "match", "--a", "strategy=mcts,c=-1"], "exploration must be 0 or more"),
+        (["kalah", "match", "--a", "strategy=mcts,playouts=0"], "playouts must be 1"),
+        (["kalah", "match", "--a", "strategy=mcts,depth=3"], "no depth"),
+        (["kalah", "match", "--a", "strategy=mcts,policy=x"], "playout policy"),
+        (["kalah", "match", "--a", "depth=3,playouts=9"], "playouts are for strategy=mcts"),
+        (["compare", "kalah", "--strategies", "mcts", "--playouts", "0"], "--playouts"),
+        (["compare", "nim", "--playouts", "-1"], "--playouts"),
+    ],
+)
+def test_bad_mcts_knobs_on_the_command_line_are_one_line(args, fragment) -> None:
+    from click.testing import CliRunner
+
+    from boardgames.cli import cli
+
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and fragment in lines[0], result.output
