@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 COMMANDS = {
@@ -51,6 +53,8 @@ def main() -> None:
     numba_loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
+    load_start = os.getloadavg()[0]
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     rows = []
     for name, cmd in COMMANDS.items():
         times = wall(cmd, args.runs)
@@ -62,7 +66,15 @@ def main() -> None:
     out = Path(__file__).parent / "results" / "cli_startup.json"
     out.parent.mkdir(exist_ok=True)
     machine = {"python": platform.python_version(), "machine": platform.machine()}
-    out.write_text(json.dumps({"runs": args.runs, "machine": machine, "results": rows}, indent=2))
+    report = {
+        "date": started,
+        "load_average_start": load_start,
+        "load_average_end": os.getloadavg()[0],
+        "runs": args.runs,
+        "machine": machine,
+        "results": rows,
+    }
+    out.write_text(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from boardgames.kalah.game import Kalah
@@ -71,6 +73,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     game = Kalah()
+    load_start = os.getloadavg()[0]
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     rows = [time_depth(game, int(d), args.games, args.evaluation) for d in args.depths.split(",")]
     print(f"Kalah 6x6 classic, pure-Python program, eval {args.evaluation}, {args.games} games")
     header = f"{'depth':>5} {'moves':>6} {'median s':>9} {'p90 s':>7} {'max s':>7} "
@@ -86,6 +90,9 @@ def main() -> None:
         json.dumps(
             {
                 "benchmark": "kalah_move_time",
+                "date": started,
+                "load_average_start": load_start,
+                "load_average_end": os.getloadavg()[0],
                 "default_depth": DEFAULT_DEPTH,
                 "evaluation": args.evaluation,
                 "games": args.games,

@@ -33,6 +33,7 @@ import platform
 import statistics
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -220,6 +221,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     console = Console(width=120)
+    load_start = os.getloadavg()[0]
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     tables = []
     for k in [int(x) for x in args.tables.split(",") if x]:
         t = endgame.build(6, k)
@@ -307,6 +310,9 @@ def main() -> None:
         json.dumps(
             {
                 "machine": platform.processor() or platform.machine(),
+                "date": started,
+                "load_average_start": load_start,
+                "load_average_end": os.getloadavg()[0],
                 "tables": tables,
                 "boards": rows,
                 "parallel": parallel,
