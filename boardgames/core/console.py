@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,6 +14,18 @@ from rich.console import Console
 
 class EndOfInput(Exception):
     """The person left: end of input (Ctrl-D) or Ctrl-C at a prompt."""
+
+
+def file_name(example: str) -> Callable[[click.Context, click.Parameter, str], Path]:
+    """A click callback for a file-name option or argument: the name as a Path; an empty
+    name is a usage error (``Path("")`` would be the current directory)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str) -> Path:
+        if not value.strip():
+            raise click.BadParameter(f"the file name is empty; give one, e.g. {example}")
+        return Path(value)
+
+    return check
 
 
 def make_console(stderr: bool = False) -> Console:

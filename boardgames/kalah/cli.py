@@ -17,8 +17,8 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from boardgames.cli import LazyGroup
-from boardgames.core.console import EndOfInput, ask, make_console, print_json
+from boardgames.cli import InputError, LazyGroup
+from boardgames.core.console import EndOfInput, ask, file_name, make_console, print_json
 from boardgames.core.protocol import GameError, State, score_bound, score_margin
 from boardgames.kalah.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
@@ -467,7 +467,8 @@ class KalahPlay:
 @click.option(
     "--record",
     "record_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
+    callback=file_name("--record game.klh"),
     default=DEFAULT_RECORD,
     show_default=True,
     help="Where the game record is written (after every sowing).",
@@ -524,7 +525,7 @@ def play(
         session.record.save(record_path)
     except OSError as e:
         raise click.UsageError(
-            f"cannot write the record to {record_path}: {e.strerror or e}"
+            f"--record: cannot write the record to {record_path}: {e.strerror or e}"
         ) from None
     if "program" in (player_a, player_b):
         # load (or, the first time on a machine, compile) the engine before the first move
@@ -539,7 +540,11 @@ def play(
 
 
 @kalah.command(name="replay")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument(
+    "file",
+    type=click.Path(dir_okay=False),
+    callback=file_name("lastgame.klh"),
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def replay_command(file: Path, as_json: bool) -> None:
     """Check a game record (.klh) move by move and show every position.
@@ -550,7 +555,7 @@ def replay_command(file: Path, as_json: bool) -> None:
         record = read_record(file)
         steps, final_state = replay(record)
     except RecordError as e:
-        raise click.ClickException(f"{file}: {e}") from None
+        raise InputError(f"{file}: {e}") from None
     game = record.game
     stores = game.final_stores(final_state)
     if as_json:
@@ -616,6 +621,62 @@ def perft(game: Kalah, state: State, depth: int, compound: bool = False) -> int:
     return sum(perft(game, game.play(state, mv)[0], depth - 1) for mv in game.legal_moves(state))
 
 
+PERFT_PROBE_SECONDS = 0.05
+"""The first plies are counted exactly until one takes this long; the estimate of a
+deeper count follows from their last branching factor and speed."""
+PERFT_SPLIT = 100
+"""A deep count is split into the subtrees of the first ply with at least this many
+positions (progress is measured in finished subtrees)."""
+
+
+def _perft_children(game: Kalah, state: State, compound: bool) -> list[State]:
+    if compound:
+        return [child for _, child in game.compound_moves(state)]
+    return [game.play(state, mv)[0] for mv in game.legal_moves(state)]
+
+
+@dataclass
+class PerftProbe:
+    """Exact counts of the first plies and what they predict for ``depth``."""
+
+    counts: list[int]  # counts[d]: sequences of d moves, d = 0..len - 1
+    seconds: float  # the time the last of them took
+    depth: int
+
+    @property
+    def branching(self) -> float:
+        """The last ply's growth factor (sequences of d moves per sequence of d - 1)."""
+        k = len(self.counts) - 1
+        return self.counts[k] / self.counts[k - 1] if k >= 1 and self.counts[k - 1] else 0.0
+
+    @property
+    def sequences(self) -> float:
+        """Estimated sequences of ``depth`` moves."""
+        k = len(self.counts) - 1
+        return self.counts[k] * self.branching ** (self.depth - k)
+
+    @property
+    def estimate(self) -> float:
+        """Estimated seconds for the full count, at the speed of the last probe."""
+        k = len(self.counts) - 1
+        rate = self.counts[k] / max(self.seconds, 1e-6)
+        return self.sequences / max(rate, 1e-9)
+
+
+def perft_probe(game: Kalah, state: State, depth: int, compound: bool = False) -> PerftProbe:
+    """Count plies 1, 2, ... exactly until one takes :data:`PERFT_PROBE_SECONDS` (or
+    ``depth`` is reached, then the last count is the answer)."""
+    counts = [1]
+    seconds = 0.0
+    for d in range(1, depth + 1):
+        t = time.perf_counter()
+        counts.append(perft(game, state, d, compound))
+        seconds = time.perf_counter() - t
+        if seconds >= PERFT_PROBE_SECONDS or counts[-1] == 0:
+            break
+    return PerftProbe(counts, seconds, depth)
+
+
 @kalah.command(name="perft")
 @click.option(
     "--depth", type=click.IntRange(0, 30), required=True, help="Moves in each sequence (0-30)."
@@ -630,12 +691,77 @@ def perft_command(
 
     The standard check of a move generator: compare the counts with another program's.
     A finished game has no moves. Pure Python: each extra depth costs about 5-7 times more.
+    A count that takes more than a few seconds says first how long it should take (from
+    the branching factor of the first plies) and shows its progress on stderr; Ctrl-C
+    stops it (status 130).
     """
+    from boardgames.core.progress import (
+        Progress,
+        Stopped,
+        exit_stopped,
+        format_count,
+        format_duration,
+        interruptible,
+        stopped_message,
+    )
+
     game = _make_game(pits, seeds, rules)
     unit = "compound moves" if compound else "single sowings"
+    err = make_console(stderr=True)
+    start = game.initial_state()
     t0 = time.perf_counter()
+    done = [0, 0]  # subtrees finished, sequences counted in them
+    subtrees: list[State] = []
+
+    def stopped() -> str:
+        if not subtrees:
+            return stopped_message(time.perf_counter() - t0)
+        return stopped_message(
+            time.perf_counter() - t0,
+            done[0],
+            len(subtrees),
+            "subtrees",
+            f" ({done[1]:,} sequences counted in them)",
+        )
+
+    try:
+        with interruptible(stopped):
+            probe = perft_probe(game, start, depth, compound)
+            k = len(probe.counts) - 1
+            if k == depth or probe.counts[k] == 0:
+                nodes = probe.counts[k] if k == depth else 0
+            else:
+                if probe.estimate > 2:
+                    beyond = " (more than a day)" if probe.estimate > 86400 else ""
+                    err.print(
+                        f"perft {depth}: about {format_count(probe.sequences)} sequences "
+                        f"(branching factor {probe.branching:.2f} at ply {k}); at "
+                        f"{probe.counts[k] / max(probe.seconds, 1e-6):,.0f} a second that "
+                        f"takes about {format_duration(probe.estimate)}{beyond}. Ctrl-C stops.",
+                        highlight=False,
+                        soft_wrap=True,
+                    )
+                split = next(d for d, c in enumerate(probe.counts) if c >= PERFT_SPLIT or d == k)
+                subtrees.append(start)
+                for _ in range(split):
+                    subtrees[:] = [c for s in subtrees for c in _perft_children(game, s, compound)]
+                with Progress(
+                    f"perft {depth}",
+                    len(subtrees),
+                    "subtrees",
+                    console=err,
+                    estimate=probe.estimate,
+                    warn_after=None,  # said above
+                ) as bar:
+                    for state in subtrees:
+                        done[1] += perft(game, state, depth - split, compound)
+                        done[0] += 1
+                        bar.update(done[0], detail=f"{done[1]:,} sequences")
+                nodes = done[1]
+    except Stopped as e:
+        exit_stopped(e, err)
+    seconds = time.perf_counter() - t0
     if as_json:
-        nodes = perft(game, game.initial_state(), depth, compound)
         print_json(
             {
                 "depth": depth,
@@ -647,11 +773,7 @@ def perft_command(
             }
         )
         return
-    console = make_console()
-    with console.status(f"Counting sequences of {depth} {unit}…"):
-        nodes = perft(game, game.initial_state(), depth, compound)
-    seconds = time.perf_counter() - t0
-    console.print(
+    make_console().print(
         f"perft {depth} ({rules}, {_setup(pits, seeds)}, {unit}): "
         f"[bold]{nodes:,}[/] sequences ({seconds:.2f} s)"
     )
@@ -661,15 +783,22 @@ def perft_command(
 
 
 def parse_board(text: str) -> list[int]:
-    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed)."""
+    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed; digits 0-9:
+    ``int()`` would also read '٣', RULES.md writes 0-9)."""
     words = text.replace(",", " ").split()
-    if not words or not all(w.isdecimal() for w in words):
-        bad = next((w for w in words if not w.isdecimal()), "")
-        what = f"{bad!r} is not a stone count; " if bad else ""
+    bad = next((w for w in words if not (w.isascii() and w.isdigit())), "")
+    if not words or bad:
+        shown = repr(bad) if len(bad) <= 24 else f"{bad[:24]!r}... ({len(bad):,} characters)"
+        what = f"{shown} is not a stone count; " if bad else ""
         raise GameError(
             f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "
             "e.g. '6 6 6 6 6 6 0 6 6 6 6 6 6 0'"
         )
+    # Python refuses to convert more than 4300 digits; 7 are already beyond any board
+    huge = next((w for w in words if len(w) > 6), None)
+    if huge is not None:
+        shown = huge if len(huge) <= 24 else f"{huge[:24]}... ({len(huge):,} digits)"
+        raise GameError(f"{shown} stones in one hole are far more than any board holds")
     n = len(words)
     if n % 2 or not 2 * MIN_PITS + 2 <= n <= 2 * MAX_PITS + 2:
         raise GameError(

@@ -6,13 +6,32 @@ import math
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import GameError, describe_score
+from boardgames.cli import InputError
+from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.progress import (
+    DAY,
+    Progress,
+    Stopped,
+    exit_stopped,
+    format_bytes,
+    format_count,
+    format_duration,
+    interruptible,
+    percent,
+)
+from boardgames.core.protocol import GameError, describe_score, quote
 from boardgames.kalah.cli import _board_options, _score_text, _setup, parse_board
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+
+if TYPE_CHECKING:  # numba loads only where a solve runs
+    import numpy as np
+    from rich.console import Console
+
+    from boardgames.kalah.solver import Solver, SolveResult
 
 SMALL_HASH_MB = 64
 """Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
@@ -80,31 +99,61 @@ def _available_memory() -> int:
 
 
 def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool = False):
-    """Load the endgame table from the cache or build it, with a progress line."""
+    """The endgame table from the cache, or built now. Before a build, stderr says how big
+    the table will be, about how long it takes and that it is cached once; the build and
+    a long load show their progress there. Ctrl-C raises
+    :class:`~boardgames.core.progress.Stopped` and leaves no table file behind."""
     from boardgames.kalah import endgame
 
     if stones <= 0:
         return None
-    path = endgame.cache_path(pits, stones, "classic", empty_capture)
-    if path.exists() or quiet:
-        return endgame.load_or_build(pits, stones, empty_capture=empty_capture)
-    entries = endgame.table_entries(pits, stones)
-    with console.status(
-        f"Building endgame tables: up to {stones} stones, {entries:,} positions…"
-    ) as st:
+    err = make_console(stderr=True)
+    plan = endgame.build_plan(pits, stones, "classic", empty_capture)
+    size = format_bytes(plan.nbytes)
+    t0 = time.perf_counter()
+    if plan.cached:
+        label = f"Loading the cached endgame table of {stones} stones ({size})"
+        with (
+            Progress(label, console=err),
+            interruptible(lambda: f"Stopped (Ctrl-C) while {label[0].lower()}{label[1:]}."),
+        ):
+            return endgame.load_or_build(pits, stones, empty_capture=empty_capture)
+    if plan.seconds >= 1 or not quiet:
+        grow = f" on top of the cached {plan.base}-stone table" if plan.base is not None else ""
+        beyond = " (more than a day)" if plan.seconds > DAY else ""
+        err.print(
+            f"Building the endgame table of up to {stones} stones on {pits} pits{grow}: "
+            f"{plan.entries:,} positions, {size} in memory and on disk, about "
+            f"{format_duration(plan.seconds)}{beyond}. Built once, then cached in "
+            f"{plan.path.parent}. Ctrl-C stops it (nothing is saved).",
+            highlight=False,
+            soft_wrap=True,
+        )
+    label = f"Endgame table of {stones} stones"
+    with Progress(
+        label, plan.to_build, "positions", console=err, estimate=plan.seconds, warn_after=None
+    ) as bar:
 
         def progress(n: int, top: int, done: float) -> None:
-            st.update(
-                f"Building endgame tables: level {n} of {top}, {done:.0%} of the positions "
-                f"to build ({entries:,} in all)…"
+            bar.update(done * plan.to_build, detail=f"level {n} of {top}")
+
+        def stopped() -> str:
+            share = percent(bar.fraction() or 0.0)
+            return (
+                f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: the "
+                f"endgame table was {share} built; nothing was saved."
             )
 
-        table = endgame.load_or_build(pits, stones, progress=progress, empty_capture=empty_capture)
-    console.print(
-        f"Endgame tables: up to {stones} stones, {entries:,} positions "
-        f"({table.nbytes / 2**20:.1f} MiB), built in {table.build_seconds:.1f} s, "
-        f"cached at {path}"
-    )
+        with interruptible(stopped):
+            table = endgame.load_or_build(
+                pits, stones, progress=progress, empty_capture=empty_capture
+            )
+    if not quiet:
+        console.print(
+            f"Endgame tables: up to {stones} stones, {plan.entries:,} positions "
+            f"({table.nbytes / 2**20:.1f} MiB), built in {table.build_seconds:.1f} s, "
+            f"cached at {plan.path}"
+        )
     return table
 
 
@@ -148,9 +197,10 @@ def _table_stones(
         if review:
             return review_stones(pits, total, empty_capture)
         return auto_stones(pits, total, empty_capture)
-    if not spec.isdecimal() or int(spec) > MAX_TABLE_STONES:
+    if not (spec.isascii() and spec.isdecimal()) or len(spec) > 3 or int(spec) > MAX_TABLE_STONES:
         raise click.UsageError(
-            f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {spec!r}"
+            f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, "
+            f"got {quote(spec)}"
         )
     stones = int(spec)
     # a table takes its size in memory to load, and to build (the build keeps only a
@@ -218,16 +268,16 @@ def solve(
 
     The value is the final margin (own store minus the opponent's at the end) for the
     player to move; the best move is a compound move that keeps it (the one the search
-    proved). The search (MTD(f): null-window tests that close in on the value) shows its
-    bounds as it goes; Ctrl-C stops it. Boards up to 6 x 3 take seconds once the endgame
+    proved). The search (MTD(f): null-window tests that close in on the value) shows on
+    stderr its bounds, the positions searched and a rough estimate of the time left, and
+    says first when that estimate is long; Ctrl-C stops it (status 130). A finished game,
+    or one with few stones left in the pits, is answered at once, without endgame tables.
+    Boards up to 6 x 3 take seconds once the endgame
     tables are built and cached; 6 x 4 about 20 s with the 22-stone tables --endgame auto
     builds (5 minutes, once) and 2-3 s with 27 (--endgame 26, built once in half an hour,
     then --endgame 27, 10 minutes more); 6 x 5 about 5 minutes with 30 (--endgame 30, 50
     minutes more). A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
     """
-    from boardgames.kalah.endgame import pit_stones
-    from boardgames.kalah.solver import Solver, solve_in_thread
-
     side = 0 if to_move.lower() == "a" else 1
     if empty_capture and rules != "classic":
         raise click.UsageError("--empty-capture is a variant of the classic rules")
@@ -255,48 +305,49 @@ def solve(
         raise click.UsageError(str(e)) from None
     total = int(state[: 2 * pits + 2].sum())
     console = make_console(stderr=as_json)
+    err = make_console(stderr=True)
     stores = game.final_stores(state)
-    if stores is not None and not as_json:
-        scores, result_text = _score_text(game, state)
-        console.print(f"The game is over: {scores}: {result_text}.")
-    stones = _table_stones(endgame_spec, pits, total, rules, empty_capture)
-    table = load_table(console, pits, stones, as_json, empty_capture)
-    threads = threads or os.cpu_count() or 1
-    if hash_mb is None:
-        hash_mb = default_hash_mb(pit_stones(state, pits))
-    solver = Solver(
-        pits, rules, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
-    )
-    with console.status("Loading the solver (compiled once, then cached)…"):
-        jit_seconds = solver.warm_up()
-    what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
-    t0 = time.perf_counter()
-    bounds = ["-inf", "+inf"]
-    try:
-        with console.status(f"Solving {what}…") as status:
-
-            def report(lower: int, upper: int) -> None:
-                bounds[:] = [str(lower), str(upper)]
-
-            def tick() -> None:
-                status.update(
-                    f"Solving {what}: value in [{bounds[0]}, {bounds[1]}], "
-                    f"{time.perf_counter() - t0:.1f} s"
-                )
-
-            result = solve_in_thread(solver, state, report, tick)
-    except KeyboardInterrupt:
-        console.print(
-            f"Stopped after {time.perf_counter() - t0:.1f} s; the value was in "
-            f"[{bounds[0]}, {bounds[1]}]."
-        )
-        raise SystemExit(130) from None
-    data = {
+    base = {
         "pits": pits,
         "seeds": seeds if board is None else None,
         "rules": rules,
         "empty_capture": empty_capture,
         "to_move": PLAYER_NAMES[side],
+    }
+    if stores is not None:  # nothing to search, no tables to build, no numba to load
+        _print_finished(console, game, state, base, side, as_json)
+        return
+    from boardgames.kalah.endgame import pit_stones
+    from boardgames.kalah.solver import Solver
+
+    stones = _table_stones(endgame_spec, pits, total, rules, empty_capture)
+    left = pit_stones(state, pits)
+    if stones > 0 and estimate_positions(pits, left, 0) <= TINY_POSITIONS:
+        if endgame_spec != "auto" and not as_json:
+            err.print(f"Only {left} stones in the pits: solved at once, without endgame tables.")
+        stones = 0
+    threads = threads or os.cpu_count() or 1
+    what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
+    try:
+        table = load_table(console, pits, stones, as_json, empty_capture)
+        if hash_mb is None:
+            hash_mb = default_hash_mb(left)
+        with interruptible(lambda: "Stopped (Ctrl-C) while loading the solver."):
+            solver = Solver(
+                pits,
+                rules,
+                hash_mb=hash_mb,
+                endgame=table,
+                empty_capture=empty_capture,
+                threads=threads,
+            )
+            with Progress("Loading the solver (compiled once, then cached)", console=err, delay=3):
+                jit_seconds = solver.warm_up()
+        result = _solve_with_progress(solver, state, what, pits, left, stones, threads, err)
+    except Stopped as e:
+        exit_stopped(e, err)
+    data = {
+        **base,
         "value": result.value,
         "best": result.best,
         "nodes": result.nodes,
@@ -311,19 +362,7 @@ def solve(
     if as_json:
         print_json(data)
         return
-    mover = PLAYER_NAMES[side]
-    verdict = (
-        f"{mover} wins by {result.value}"
-        if result.value > 0
-        else f"{mover} loses by {-result.value}"
-        if result.value < 0
-        else "a draw"
-    )
-    console.print(
-        f"Value for {mover} (to move): [bold]{result.value:+d}[/] ({verdict} with perfect play)"
-    )
-    if stores is not None:
-        return
+    _print_value(console, side, result.value)
     if result.best:
         console.print(f"Best move: {' '.join(map(str, result.best))}")
     rate = result.nodes / max(result.seconds, 1e-9)
@@ -335,6 +374,119 @@ def solve(
         "answered by the endgame "
         f"tables: {result.db_hits:,}, by the transposition table: {result.tt_hits:,}"
     )
+
+
+def _print_value(console: Console, side: int, value: int) -> None:
+    mover = PLAYER_NAMES[side]
+    verdict = (
+        f"{mover} wins by {value}"
+        if value > 0
+        else f"{mover} loses by {-value}"
+        if value < 0
+        else "a draw"
+    )
+    console.print(f"Value for {mover} (to move): [bold]{value:+d}[/] ({verdict} with perfect play)")
+
+
+def _print_finished(
+    console: Console, game: Kalah, state: np.ndarray, base: dict, side: int, as_json: bool
+) -> None:
+    """A finished game: its final margin, at once (no search, no tables)."""
+    value = int(game.outcome(state) or 0)
+    if as_json:
+        print_json(
+            {
+                **base,
+                "value": value,
+                "best": [],
+                "nodes": 0,
+                "seconds": 0.0,
+                "endgame_stones": 0,
+                "endgame_hits": 0,
+                "table_hits": 0,
+                "passes": 0,
+                "threads": 0,
+                "jit_seconds": 0.0,
+            }
+        )
+        return
+    scores, result_text = _score_text(game, state)
+    console.print(f"The game is over: {scores}: {result_text}.")
+    _print_value(console, side, value)
+
+
+TINY_POSITIONS = 100_000
+"""A position whose search :func:`estimate_positions` puts at most this many positions
+(about a tenth of a second) is solved without endgame tables: loading or building one
+would take longer than the whole search."""
+SOLVE_RATE = 1e6
+"""Positions the solver searches a second per thread, for the estimates (1.9-2 M/s on
+2 threads for 6 x 4 and 6 x 5 with tables, 0.7-1.5 M/s without)."""
+
+
+def estimate_positions(pits: int, stones: int, table_stones: int = 0) -> float:
+    """A rough estimate of the positions a solve searches, ``stones`` stones in the pits,
+    with endgame tables of ``table_stones`` (0: none).
+
+    ``log10(positions) = 0.37 + 0.098 s + 0.0141 m s`` with ``s`` the stones less half
+    the tables' and ``m`` the pits: a least-squares fit to the positions searched from 19
+    start positions, 3 x 3 to 6 x 5 (11 without tables, measured on 2 threads on
+    2026-11-23; 8 with tables, from the solver table of docs/sections/solver.md); its
+    root-mean-square error is a factor 1.7, at most 3. 6 x 6 comes out at 3e13 positions
+    without tables (about half a year on 2 cores) and 6e10 with the 30-stone tables.
+    """
+    s = max(0.0, stones - table_stones / 2)
+    return 10 ** (0.37 + 0.098 * s + 0.0141 * pits * s)
+
+
+def _solve_with_progress(
+    solver: Solver,
+    state: np.ndarray,
+    what: str,
+    pits: int,
+    left: int,
+    stones: int,
+    threads: int,
+    err: Console,
+) -> SolveResult:
+    """Solve in a worker thread, the main thread drawing the progress on stderr (positions
+    searched against the estimate, the bounds so far) and catching Ctrl-C."""
+    from boardgames.kalah.solver import NODES, solve_in_thread
+
+    positions = estimate_positions(pits, left, stones)
+    seconds = positions / (SOLVE_RATE * threads)
+    label = f"Solving {what}"
+    if seconds >= 60:
+        beyond = " (more than a day)" if seconds > DAY else ""
+        err.print(
+            f"{label}: about {format_count(positions)} positions by a rough estimate (within "
+            f"a factor of a few on boards up to 6 x 5), about {format_duration(seconds)}"
+            f"{beyond}. Ctrl-C stops.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    bounds = ["-inf", "+inf"]
+    t0 = time.perf_counter()
+
+    def report(lower: int, upper: int) -> None:
+        bounds[:] = [str(lower), str(upper)]
+
+    with Progress(
+        label, positions, "positions", console=err, estimate=seconds, warn_after=None
+    ) as bar:
+
+        def tick() -> None:
+            bar.update(solver.count(NODES), detail=f"value in [{bounds[0]}, {bounds[1]}]")
+
+        def stopped() -> str:
+            return (
+                f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: "
+                f"{solver.count(NODES):,} positions searched; the value was in "
+                f"[{bounds[0]}, {bounds[1]}]."
+            )
+
+        with interruptible(stopped):
+            return solve_in_thread(solver, state, report, tick)
 
 
 VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
@@ -349,7 +501,7 @@ def verdict(loss: int) -> str:
 
 
 @click.command()
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), callback=file_name("game.klh"))
 @click.option(
     "--depth",
     type=click.IntRange(1, 40),
@@ -384,13 +536,16 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
         record = read_record(file)
         steps, _ = replay(record)
     except GameError as e:
-        raise click.ClickException(f"{file}: {e}") from None
+        raise InputError(f"{file}: {e}") from None
     game = record.game
     console = make_console(stderr=as_json)
     total = game.total_stones
     ec = game.empty_capture
     stones = _table_stones(endgame_spec, game.pits, total, game.rules, ec, review=True)
-    table = load_table(console, game.pits, stones, as_json, ec)
+    try:
+        table = load_table(console, game.pits, stones, as_json, ec)
+    except Stopped as e:
+        exit_stopped(e, make_console(stderr=True))
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
     rows = []
     state = game.initial_state(record.first)

@@ -19,7 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import GameError
+from boardgames.core.progress import Progress, Stopped, exit_stopped, interruptible
+from boardgames.core.protocol import GameError, quote
 from boardgames.queens.solve import (
     MAX_COUNT_N,
     MAX_SOLVE_N,
@@ -232,29 +233,6 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     return "bitmask" if n <= 9 and workers is None else "symmetry-parallel"
 
 
-def _progress_bar(console: Console, label: str):
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("subtrees"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
-
-
 @queens.command()
 @_n_option()
 @click.option("--fundamental", is_flag=True, help="Count symmetry classes instead.")
@@ -277,11 +255,13 @@ def _progress_bar(console: Console, label: str):
 def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: bool) -> None:
     """Count the solutions for N (1 to 24) without listing them.
 
-    Long counts show a progress bar with an ETA, measured in finished subtrees (the
-    first rows pre-placed); Ctrl-C stops cleanly. Times exclude loading the numba
-    kernels (a one-off compile on first use, cached afterwards).
+    A count that takes more than a second shows its progress on stderr with an estimate
+    of the time left (a bar on a terminal, a line every few seconds otherwise), measured
+    in solutions found against the published total. Ctrl-C stops any method within a
+    second (status 130). Times exclude loading the numba kernels (a one-off compile on
+    first use, cached afterwards).
     """
-    from boardgames.queens.counting import JIT_METHODS, Interrupted, load_kernels, run_count
+    from boardgames.queens.counting import JIT_METHODS, run_count
 
     _check(n, MAX_COUNT_N)
     method = _pick_method(method, n, workers)
@@ -289,27 +269,13 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
         raise click.UsageError("--workers applies to the parallel methods only")
     _check_workers(workers)
     err = make_console(stderr=True)
-    if method in JIT_METHODS:
-        with err.status("Loading the numba kernels (compiled on first use, then cached)..."):
-            load_kernels(method, workers)
-    slow_from = 14 if method in JIT_METHODS else 10
-    show = err.is_terminal and not as_json and n >= slow_from
     try:
-        if show:
-            with _progress_bar(err, f"N = {n}, {method}") as bar:
-                task = bar.add_task("count", total=None)
-                result = run_count(
-                    n,
-                    method,
-                    fundamental,
-                    workers,
-                    lambda done, total: bar.update(task, completed=done, total=total),
-                )
-        else:
-            result = run_count(n, method, fundamental, workers)
-    except Interrupted as e:
-        err.print(f"Interrupted: {e.done} of {e.total} subtrees counted, no result.")
-        raise SystemExit(130) from None
+        if method in JIT_METHODS:
+            _load_kernels(err, method, workers)
+        with _count_progress(err, n, method) as bar:
+            result = run_count(n, method, fundamental, workers, bar.update)
+    except Stopped as e:
+        exit_stopped(e, err)
     if as_json:
         print_json(result.as_dict())
         return
@@ -318,6 +284,25 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     make_console().print(
         f"N = {n}: [bold]{result.count:,}[/] {kind} ({how}, {result.seconds:.3f} s)"
     )
+
+
+def _load_kernels(err: Console, method: str, workers: int | None) -> None:
+    """Load (on a cold cache: compile) the numba kernels, saying so if it takes a while."""
+    from boardgames.queens.counting import load_kernels
+
+    label = "Loading the numba kernels (compiled on first use, then cached)"
+    with (
+        Progress(label, console=err, delay=3.0),
+        interruptible(lambda: "Stopped (Ctrl-C) while loading the numba kernels."),
+    ):
+        load_kernels(method, workers)
+
+
+def _count_progress(err: Console, n: int, method: str) -> Progress:
+    """The progress of a count: solutions found of the published total."""
+    from boardgames.queens.solve import expected_total
+
+    return Progress(f"N = {n}, {method}", expected_total(n), "solutions", console=err)
 
 
 # --- compare -------------------------------------------------------------------------------
@@ -359,14 +344,15 @@ def compare_command(
     count, seconds and speed-up over the first method. Checks that every count agrees
     (and exits with status 1 if not). JIT compile/load time is shown apart.
     """
-    from boardgames.queens.counting import JIT_METHODS, METHODS, Interrupted, load_kernels
+    from boardgames.queens.counting import JIT_METHODS, METHODS
 
     _check(n, MAX_COUNT_N)
     chosen = [m.strip().lower() for m in methods.split(",") if m.strip()]
     unknown = [m for m in chosen if m not in METHODS]
     if unknown or not chosen:
         raise click.UsageError(
-            f"unknown method {', '.join(unknown) or '(none)'}; choose from {', '.join(METHODS)}"
+            f"unknown method {', '.join(map(quote, unknown)) or '(none)'}; "
+            f"choose from {', '.join(METHODS)}"
         )
     if len(set(chosen)) != len(chosen):
         raise click.UsageError("each method may appear once in --methods")
@@ -387,22 +373,21 @@ def compare_command(
             "--methods numba,parallel,symmetry,symmetry-parallel runs the fast ones only."
         )
     jit_seconds = None
-    if any(m in JIT_METHODS for m in chosen):
-        import time
-
-        t0 = time.perf_counter()
-        with err.status("Loading the numba kernels (compiled once, then cached)..."):
-            load_kernels("parallel", workers)
-        jit_seconds = time.perf_counter() - t0
     results = []
     try:
+        if any(m in JIT_METHODS for m in chosen):
+            import time
+
+            t0 = time.perf_counter()
+            _load_kernels(err, "parallel", workers)
+            jit_seconds = time.perf_counter() - t0
         for m in chosen:
-            with err.status(f"Counting N = {n} by {m}..."):
+            with _count_progress(err, n, m) as bar:
                 w = workers if m.endswith("parallel") else None
-                results.append(run_count(n, m, fundamental, w))
-    except Interrupted:
-        err.print("Interrupted: comparison stopped.")
-        raise SystemExit(130) from None
+                results.append(run_count(n, m, fundamental, w, progress=bar.update))
+    except Stopped as e:
+        done = ", ".join(r.method for r in results)
+        exit_stopped(Stopped(f"{e} Comparison stopped" + (f" after {done}." if done else ".")), err)
     counts = {r.count for r in results}
     agree = len(counts) == 1
     base = results[0].seconds
@@ -512,6 +497,6 @@ def _plot(path: str, n: int, fundamental: bool, rows: list[dict[str, object]]) -
     try:
         fig.savefig(path, dpi=120)
     except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+        raise click.UsageError(f"cannot write the plot to {path}: {e.strerror or e}") from None
     finally:
         plt.close(fig)

@@ -1,7 +1,16 @@
-"""Run a count by any method, in batches of subtasks, with progress and clean interrupts.
+"""Run a count by any method, in short batches of subtasks, with progress and clean Ctrl-C.
 
 This module is the one place that knows every counting method. It imports numba only
 when a jitted method runs (inside :func:`run_count`), so the CLI can import it freely.
+
+A jitted kernel holds the main thread until it returns, so Python sees a Ctrl-C only
+between two kernel calls. The work is therefore split into subtasks small enough that a
+batch of them takes a fraction of a second at every N: the first rows are placed
+(:func:`split_depth` rows, more on bigger boards: at N = 20 six rows, 3.0 million
+subtasks of about 13,000 solutions, a few milliseconds each), generated 200,000 or so
+at a time so that memory stays small, shuffled, and counted in batches sized to
+:data:`BATCH_SECONDS` (:mod:`boardgames.core.progress`). A subtask's completions are the
+sum of its parts', so the counts are those of one call over the whole board.
 """
 
 from __future__ import annotations
@@ -11,11 +20,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardgames.core.progress import (
+    BATCH_SECONDS,
+    BatchSizer,
+    Stopped,
+    format_count,
+    format_duration,
+    percent,
+    run_batches,
+)
 from boardgames.queens.solve import (
     PURE_METHODS,
     check_n,
     count_fixed_by_rotation,
+    expected_total,
     fundamental_from_fixed,
+    iter_subtasks,
     solutions,
     subtasks,
 )
@@ -31,17 +51,42 @@ METHODS: dict[str, str] = {name: desc for name, (_, _, desc) in PURE_METHODS.ite
 METHODS.update(JIT_METHODS)
 """Every counting method, fastest last, with a one-line description."""
 
-PURE_DEPTH = 2
-"""Rows pre-placed per subtask by the pure-Python methods (progress granularity)."""
-JIT_DEPTH = 3
-"""Rows pre-placed per subtask by the jitted methods (enough subtasks to balance threads)."""
+ROOT_DEPTH = 3
+"""Rows of the root prefixes of the jitted methods' all-solutions count (the symmetry
+method's roots are its two first rows); each root is split further when it is counted."""
 SYMMETRY_MIN_N = 5
 """Smallest N for the symmetry search; smaller boards use the mirror kernel."""
-BATCH_SECONDS = 0.5
-"""Target length of one kernel call: progress updates and Ctrl-C are seen this often."""
+LEAVES_PER_GROUP = 200_000
+"""About this many subtasks are generated at a time (a few MB of masks)."""
+SPLIT_STEP = 3
+"""Rows a subtask is split by in one step (up to a few thousand parts each)."""
+SEED = 2024
+"""Subtasks are counted in a fixed shuffled order: each batch then mixes big and small
+subtrees, so that prange's even split gives each thread about the same work and the
+estimate of the time left is steady. The order never changes a count."""
 
 Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` with the subtasks finished so far."""
+"""Called as ``progress(counted, expected)``: the solutions counted so far (all of them,
+also in a fundamental count) and the published total they go to (OEIS A000170)."""
+
+
+def split_depth(n: int) -> int:
+    """Rows placed in each jitted subtask: 3 up to N = 17, then one more per N (each row
+    multiplies the subtasks about as much as one more N multiplies the work), so that a
+    subtask stays at a few milliseconds (a few tens of thousands of solutions) and a
+    batch at a fraction of a second; never more than N - 2 rows."""
+    return max(1, min(n - 2, max(ROOT_DEPTH, n - 14)))
+
+
+def pure_depth(n: int) -> int:
+    """Rows placed in each subtask of the pure-Python methods: progress every second or
+    so (Ctrl-C stops Python code at once anyway)."""
+    return max(2, min(n - 1, n - 12))
+
+
+def rotation_levels(n: int) -> int:
+    """Orbits placed in each subtask of the rotation count (14 s in one call at N = 22)."""
+    return 1 if n < 16 else 2 if n < 20 else 3
 
 
 @dataclass
@@ -68,13 +113,17 @@ class CountResult:
         }
 
 
-class Interrupted(Exception):
-    """Ctrl-C during a count; says how far it got."""
+class Interrupted(Stopped):
+    """Ctrl-C during a count: how many solutions were counted, of how many, and when."""
 
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__(f"interrupted after {done} of {total} subtasks")
-        self.done = done
-        self.total = total
+    def __init__(self, done: int, total: int, seconds: float = 0.0) -> None:
+        share = f" ({percent(done / total)})" if total else ""
+        super().__init__(
+            f"Stopped (Ctrl-C) after {format_duration(seconds)}: {format_count(done)} of "
+            f"{format_count(total)} solutions counted{share}, no result.",
+            done,
+            total,
+        )
 
 
 def load_kernels(method: str, workers: int | None = None) -> tuple[Any, int]:
@@ -87,76 +136,153 @@ def load_kernels(method: str, workers: int | None = None) -> tuple[Any, int]:
     return kernels, used
 
 
-def _run_batches(
-    kernel: Callable[..., Any],
-    n: int,
-    arrays: tuple[Any, ...],
-    used: int,
-    progress: Progress | None,
-) -> Any:
-    """Call ``kernel(n, *slices)`` on growing slices of ``arrays`` (about BATCH_SECONDS each)
-    and return the per-task results stacked; Ctrl-C between calls raises Interrupted."""
+class _Counter:
+    """The running sums of one count and the progress reports."""
+
+    def __init__(self, n: int, progress: Progress | None) -> None:
+        self.expected = expected_total(n) or 0
+        self.total = 0
+        self.classes = 0
+        self.subtasks = 0
+        self.progress = progress
+        self.t0 = time.perf_counter()
+
+    def add(self, total: int, classes: int = 0, subtasks: int = 0) -> None:
+        self.total += total
+        self.classes += classes
+        self.subtasks += subtasks
+        if self.progress is not None:
+            self.progress(self.total, self.expected)
+
+    def stopped(self) -> Interrupted:
+        return Interrupted(self.total, self.expected, time.perf_counter() - self.t0)
+
+
+def _groups(count: int, expand: Callable[[int, int], int]) -> None:
+    """Call ``expand(i, j)`` on consecutive ranges of ``count`` tasks, each sized so that
+    it makes about :data:`LEAVES_PER_GROUP` subtasks (``expand`` returns how many)."""
+    i, size = 0, 1
+    while i < count:
+        j = min(count, i + size)
+        made = expand(i, j)
+        per_task = max(made, 1) / (j - i)
+        size = max(1, min(4 * size, int(LEAVES_PER_GROUP / per_task)))
+        i = j
+
+
+Tasks = tuple[Any, ...]
+"""Subtasks as parallel arrays (one row per subtask in each)."""
+
+
+def _count_tree(
+    tasks: Tasks,
+    rows: int,
+    expand: Callable[[Tasks, int], Tasks],
+    count: Callable[[Tasks], None],
+    sizer: BatchSizer,
+    rng: Any,
+) -> None:
+    """Count below ``tasks``: split them ``rows`` rows deeper (at most :data:`SPLIT_STEP`
+    rows at a time, a group of tasks at a time, so that memory stays small and no
+    kernel call is long), shuffle each group of the deepest subtasks and ``count`` them
+    in batches sized by ``sizer``."""
+    step = min(rows, SPLIT_STEP)
+
+    def group(i: int, j: int) -> int:
+        part = tuple(a[i:j] for a in tasks)
+        deeper = expand(part, step) if step else part
+        made = len(deeper[0])
+        if rows > step:
+            _count_tree(deeper, rows - step, expand, count, sizer, rng)
+            return made
+        mix = rng.permutation(made)
+        deeper = tuple(a[mix] for a in deeper)
+        run_batches(made, lambda lo, hi: count(tuple(a[lo:hi] for a in deeper)), sizer)
+        return made
+
+    _groups(len(tasks[0]), group)
+
+
+def _count_plain(n: int, kernels: Any, parallel: bool, used: int, c: _Counter) -> None:
+    """All solutions by the mirror kernel: root prefixes of :data:`ROOT_DEPTH` rows, each
+    split to :func:`split_depth` rows, counted in batches."""
     import numpy as np
 
-    size = len(arrays[0])
-    # A fixed shuffle: every batch then mixes big and small subtrees, so prange's even
-    # split of a batch gives each thread about the same work and the ETA is steady.
-    order = np.random.default_rng(2024).permutation(size)
-    arrays = tuple(a[order] for a in arrays)
-    parts = []
-    done = 0
-    batch = max(1, 2 * used)
-    try:
-        while done < size:
-            lo, hi = done, min(size, done + batch)
-            t0 = time.perf_counter()
-            parts.append(kernel(n, *(a[lo:hi] for a in arrays)))
-            spent = time.perf_counter() - t0
-            done = hi
-            if progress:
-                progress(done, size)
-            # grow (at most 4x) or shrink the batch towards BATCH_SECONDS per call
-            per_task = spent / (hi - lo)
-            batch = max(used, min(4 * batch, int(BATCH_SECONDS / max(per_task, 1e-7))))
-    except KeyboardInterrupt:
-        raise Interrupted(done, size) from None
-    if not parts:  # no tasks: N = 2 or 3
-        return kernel(n, *arrays)
-    out = np.empty_like(np.concatenate(parts))
-    out[order] = np.concatenate(parts)
-    return out
-
-
-def _count_total(
-    n: int, method: str, kernels: Any, used: int, progress: Progress | None
-) -> tuple[int, int | None, int]:
-    """(total, classes or None, subtasks) for the all-solutions count; ``kernels`` is the
-    loaded kernel module for a jitted method (None otherwise), ``used`` its threads."""
-    if method in PURE_METHODS:
-        counter, mirror, _ = PURE_METHODS[method]
-        tasks = subtasks(n, PURE_DEPTH, mirror)
-        total = done = 0
-        try:
-            for prefix, weight in tasks:
-                total += weight * counter(n, prefix)
-                done += 1
-                if progress:
-                    progress(done, len(tasks))
-        except KeyboardInterrupt:
-            raise Interrupted(done, len(tasks)) from None
-        return total, None, len(tasks)
-
-    parallel = method in PARALLEL_METHODS
-    if method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
-        tasks = kernels.symmetry_tasks(n)
-        kernel = kernels.count_symmetry_tasks_parallel if parallel else kernels.count_symmetry_tasks
-        out = _run_batches(kernel, n, (tasks,), used, progress)
-        return int(out[:, 0].sum()), int(out[:, 1].sum()), len(tasks)
-    subs = subtasks(n, JIT_DEPTH, True)
-    (cols, ld, rd), weights = kernels.task_arrays(n, subs)
+    roots = subtasks(n, ROOT_DEPTH, True)
+    if not roots:  # N = 2 or 3
+        return
+    (cols, ld, rd), weights = kernels.task_arrays(n, roots)
+    rng = np.random.default_rng(SEED)
+    order = rng.permutation(len(roots))
     kernel = kernels.count_tasks_parallel if parallel else kernels.count_tasks
-    counts = _run_batches(kernel, n, (cols, ld, rd), used, progress)
-    return int((counts * weights).sum()), None, len(subs)
+
+    def expand(t: Tasks, rows: int) -> Tasks:
+        sc, sl, sr, parent = kernels.expand_tasks(n, t[0], t[1], t[2], rows)
+        return sc, sl, sr, t[3][parent]
+
+    def count(t: Tasks) -> None:
+        found = kernel(n, t[0], t[1], t[2])
+        c.add(int((found * t[3]).sum()), subtasks=len(found))
+
+    rows = max(0, split_depth(n) - min(ROOT_DEPTH, n))
+    tasks = (cols[order], ld[order], rd[order], weights[order])
+    _count_tree(tasks, rows, expand, count, BatchSizer(first=2 * used, minimum=used), rng)
+
+
+def _count_symmetry(n: int, kernels: Any, parallel: bool, used: int, c: _Counter) -> None:
+    """All solutions and the classes by the symmetry search: its two-row tasks, each split
+    to :func:`split_depth` rows, counted in batches."""
+    import numpy as np
+
+    roots = kernels.symmetry_tasks(n)
+    rng = np.random.default_rng(SEED)
+    kernel = kernels.count_symmetry_tasks_parallel if parallel else kernels.count_symmetry_tasks
+
+    def expand(t: Tasks, rows: int) -> Tasks:
+        return (kernels.expand_symmetry_tasks(n, t[0], rows),)
+
+    def count(t: Tasks) -> None:
+        out = kernel(n, t[0])
+        c.add(int(out[:, 0].sum()), int(out[:, 1].sum()), len(out))
+
+    rows = max(0, min(split_depth(n), n - 2) - 2)
+    tasks = (roots[rng.permutation(len(roots))],)
+    _count_tree(tasks, rows, expand, count, BatchSizer(first=2 * used, minimum=used), rng)
+
+
+def _fixed_by_rotation(n: int, quarter: bool, kernels: Any, parallel: bool, used: int) -> int:
+    """Solutions fixed by the 90° (``quarter``) or 180° rotation, by the jitted search in
+    batches of :func:`rotation_levels` placed orbits."""
+    tasks = kernels.rotation_tasks(n, quarter, rotation_levels(n))
+    kernel = kernels.count_rotation_tasks_parallel if parallel else kernels.count_rotation_tasks
+    found = 0
+
+    def work(lo: int, hi: int) -> None:
+        nonlocal found
+        found += int(kernel(n, quarter, tasks[lo:hi]).sum())
+
+    run_batches(len(tasks), work, BatchSizer(BATCH_SECONDS, first=2 * used, minimum=used))
+    return found
+
+
+def _count_pure(n: int, method: str, c: _Counter) -> None:
+    counter, mirror, _ = PURE_METHODS[method]
+    for prefix, weight in iter_subtasks(n, pure_depth(n), mirror):
+        c.add(weight * counter(n, prefix), subtasks=1)
+
+
+def _count_naive_fundamental(n: int, c: _Counter) -> None:
+    """Canonicalise every solution (slow, and independent of Burnside's lemma)."""
+    from boardgames.queens.solve import canonical
+
+    seen = 0
+    for sol in solutions(n):
+        seen += 1
+        if sol == canonical(sol):
+            c.classes += 1
+        if seen % 1000 == 0:
+            c.add(1000)
+    c.add(seen % 1000)
 
 
 def run_count(
@@ -172,35 +298,43 @@ def run_count(
     by ``method`` plus the solutions fixed by the 90° and 180° rotations; ``naive``
     canonicalises every solution instead (slow, and independent of Burnside), and the
     symmetry methods count the classes directly.
-    Raises :class:`Interrupted` on Ctrl-C.
+    ``progress(counted, expected)`` is called after every batch. Raises
+    :class:`Interrupted` on Ctrl-C (seen within about :data:`BATCH_SECONDS`).
     """
     check_n(n)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}")
     kernels, used = load_kernels(method, workers) if method in JIT_METHODS else (None, 1)
-    t0 = time.perf_counter()
-    if fundamental and method == "naive":
-        try:
-            from boardgames.queens.solve import canonical
-
-            count = sum(1 for sol in solutions(n) if sol == canonical(sol))
-        except KeyboardInterrupt:
-            raise Interrupted(0, 1) from None
-        return CountResult(n, method, True, count, time.perf_counter() - t0, 1, 1)
-    total, classes, ntasks = _count_total(n, method, kernels, used, progress)
+    parallel = method in PARALLEL_METHODS
+    c = _Counter(n, progress)
+    t0 = c.t0 = time.perf_counter()
     extra: dict[str, int] = {}
-    count = total
-    if fundamental and classes is not None:
-        count = classes
-        extra = {"total": total}
-    elif fundamental:
-        if kernels is not None:
-            fixed180 = int(kernels.count_fixed_by_rotation(n, False))
-            fixed90 = int(kernels.count_fixed_by_rotation(n, True))
+    try:
+        if fundamental and method == "naive":
+            _count_naive_fundamental(n, c)
+            return CountResult(n, method, True, c.classes, time.perf_counter() - t0, 1, 1)
+        if method in PURE_METHODS:
+            _count_pure(n, method, c)
+        elif method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
+            _count_symmetry(n, kernels, parallel, used, c)
         else:
-            fixed180 = count_fixed_by_rotation(n, False)
-            fixed90 = count_fixed_by_rotation(n, True)
-        count = fundamental_from_fixed(n, total, fixed180, fixed90)
-        extra = {"total": total, "fixed_by_180": fixed180, "fixed_by_90": fixed90}
+            _count_plain(n, kernels, parallel, used, c)
+        count = c.total
+        if fundamental and method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
+            count = c.classes
+            extra = {"total": c.total}
+        elif fundamental:
+            if kernels is not None:
+                fixed180 = _fixed_by_rotation(n, False, kernels, parallel, used)
+                fixed90 = _fixed_by_rotation(n, True, kernels, parallel, used)
+            else:
+                fixed180 = count_fixed_by_rotation(n, False)
+                fixed90 = count_fixed_by_rotation(n, True)
+            count = fundamental_from_fixed(n, c.total, fixed180, fixed90)
+            extra = {"total": c.total, "fixed_by_180": fixed180, "fixed_by_90": fixed90}
+    except Stopped:
+        raise
+    except KeyboardInterrupt:
+        raise c.stopped() from None
     seconds = time.perf_counter() - t0
-    return CountResult(n, method, fundamental, count, seconds, used, ntasks, extra)
+    return CountResult(n, method, fundamental, count, seconds, used, c.subtasks, extra)

@@ -7,7 +7,9 @@ cost is paid once per machine (see ``benchmarks/queens_bench.py`` for its size).
 Work comes as *subtasks* (:func:`boardgames.queens.solve.subtasks`): prefixes of the first
 rows turned into bitmasks (busy columns, the two diagonal masks) plus a weight. The
 serial and the ``prange`` kernels count the completions of the same subtasks, so they
-must agree task by task.
+must agree task by task. :func:`expand_tasks` (and :func:`expand_symmetry_tasks`,
+:func:`rotation_tasks` for the other two searches) split subtasks a few rows deeper, so
+that big boards can be counted in short kernel calls (Ctrl-C is seen between calls).
 """
 
 from __future__ import annotations
@@ -99,6 +101,85 @@ def count_tasks_parallel(
     for i in prange(cols.shape[0]):
         out[i] = complete(n, cols[i], ld[i], rd[i])
     return out
+
+
+@njit(cache=True, nogil=True)
+def _descend(n, rows, c0, l0, r0, parent, k, out_c, out_l, out_r, out_p, write):
+    """The placements ``rows`` rows below the masks ``(c0, l0, r0)`` (fewer if the board
+    fills first), depth first in column order; each is counted and, when ``write``,
+    stored at ``out_*[k]`` with ``parent``. Placements whose next row has no free square
+    are dropped (no completion). Returns ``k`` plus the placements."""
+    full = (np.int64(1) << n) - 1
+    if rows == 0 or c0 == full:
+        if write:
+            out_c[k] = c0
+            out_l[k] = l0
+            out_r[k] = r0
+            out_p[k] = parent
+        return k + 1
+    sc = np.empty(rows, np.int64)
+    sl = np.empty(rows, np.int64)
+    sr = np.empty(rows, np.int64)
+    sf = np.empty(rows, np.int64)
+    sc[0] = c0
+    sl[0] = l0
+    sr[0] = r0
+    sf[0] = full & ~(c0 | l0 | r0)
+    d = 0
+    while d >= 0:
+        free = sf[d]
+        if free == 0:
+            d -= 1
+            continue
+        bit = free & -free
+        sf[d] = free ^ bit
+        c = sc[d] | bit
+        lnext = (sl[d] | bit) << 1
+        rnext = (sr[d] | bit) >> 1
+        nfree = full & ~(c | lnext | rnext)
+        if c != full and nfree == 0:
+            continue
+        if d + 1 == rows or c == full:
+            if write:
+                out_c[k] = c
+                out_l[k] = lnext
+                out_r[k] = rnext
+                out_p[k] = parent
+            k += 1
+            continue
+        d += 1
+        sc[d] = c
+        sl[d] = lnext
+        sr[d] = rnext
+        sf[d] = nfree
+    return k
+
+
+@njit(cache=True, nogil=True)
+def expand_tasks(
+    n: int,
+    cols: npt.NDArray[np.int64],
+    ld: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    rows: int,
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]:
+    """Split each subtask into the subtasks ``rows`` rows deeper: their masks and the
+    index of the subtask each came from. The completions of a subtask are the sum of
+    those of its parts, so counting the parts counts the same solutions."""
+    none = np.empty(0, np.int64)
+    k = 0
+    for i in range(cols.shape[0]):
+        k = _descend(n, rows, cols[i], ld[i], rd[i], i, k, none, none, none, none, False)
+    out_c = np.empty(k, np.int64)
+    out_l = np.empty(k, np.int64)
+    out_r = np.empty(k, np.int64)
+    out_p = np.empty(k, np.int64)
+    k = 0
+    for i in range(cols.shape[0]):
+        k = _descend(n, rows, cols[i], ld[i], rd[i], i, k, out_c, out_l, out_r, out_p, True)
+    return out_c, out_l, out_r, out_p
 
 
 @njit(cache=True, inline="always")
@@ -200,6 +281,156 @@ def count_fixed_by_rotation(n: int, quarter: bool) -> int:
         st_next[d] = 0
         st_placed[d] = -1
     return count
+
+
+@njit(cache=True, inline="always")
+def _orbit_fits(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff) -> bool:
+    """The ``k`` squares of an orbit are free and do not attack each other."""
+    m = n - 1
+    for j in range(k):
+        rr, cc = orb_r[j], orb_c[j]
+        if row_col[rr] >= 0 or busy_col[cc] or busy_sum[rr + cc] or busy_diff[rr - cc + m]:
+            return False
+        for i in range(j):
+            if (
+                orb_r[i] == rr
+                or orb_c[i] == cc
+                or orb_r[i] + orb_c[i] == rr + cc
+                or orb_r[i] - orb_c[i] == rr - cc
+            ):
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _orbit_set(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff, on) -> None:
+    m = n - 1
+    for j in range(k):
+        rr, cc = orb_r[j], orb_c[j]
+        row_col[rr] = cc if on else -1
+        busy_col[cc] = on
+        busy_sum[rr + cc] = on
+        busy_diff[rr - cc + m] = on
+
+
+@njit(cache=True, nogil=True)
+def _rotation_walk(n, quarter, prefix, levels, out, k0):
+    """The search of :func:`count_fixed_by_rotation` below a prefix.
+
+    ``prefix`` holds the columns of the orbits placed first, each in the first empty row
+    at its turn (-1: the board was full). With ``levels`` 0, return the solutions below
+    it. Else return how many ways there are to place ``levels`` more orbits (or fewer,
+    padded with -1, where the board fills), writing each as a row ``prefix + columns``
+    of ``out`` from row ``k0`` when ``out`` has rows. An impossible prefix gives 0.
+    """
+    row_col = np.full(n, -1, np.int64)
+    busy_col = np.zeros(n, np.bool_)
+    busy_sum = np.zeros(2 * n, np.bool_)
+    busy_diff = np.zeros(2 * n, np.bool_)
+    orb_r = np.zeros(4, np.int64)
+    orb_c = np.zeros(4, np.int64)
+    p = prefix.shape[0]
+    write = out.shape[0] > 0
+    row = 0
+    for j in range(p):
+        while row < n and row_col[row] >= 0:
+            row += 1
+        if prefix[j] < 0 or row == n:
+            break
+        k = _orbit(n, quarter, row, prefix[j], orb_r, orb_c)
+        if not _orbit_fits(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff):
+            return 0
+        _orbit_set(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff, True)
+    while row < n and row_col[row] >= 0:
+        row += 1
+    if row == n:  # the prefix filled the board
+        if levels > 0 and write:
+            for j in range(p):
+                out[k0, j] = prefix[j]
+            for j in range(p, out.shape[1]):
+                out[k0, j] = -1
+        return 1
+    st_row = np.zeros(n + 1, np.int64)
+    st_next = np.zeros(n + 1, np.int64)
+    st_placed = np.full(n + 1, -1, np.int64)
+    st_row[0] = row
+    count = 0
+    d = 0
+    while d >= 0:
+        row = st_row[d]
+        if st_placed[d] >= 0:  # take back this level's orbit
+            k = _orbit(n, quarter, row, st_placed[d], orb_r, orb_c)
+            _orbit_set(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff, False)
+            st_placed[d] = -1
+        placed = False
+        c = st_next[d]
+        while c < n and not placed:
+            k = _orbit(n, quarter, row, c, orb_r, orb_c)
+            if _orbit_fits(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff):
+                _orbit_set(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff, True)
+                st_placed[d] = c
+                placed = True
+            c += 1
+        st_next[d] = c
+        if not placed:
+            d -= 1
+            continue
+        nxt = row + 1
+        while nxt < n and row_col[nxt] >= 0:
+            nxt += 1
+        if levels > 0 and (nxt == n or d + 1 == levels):
+            if write:
+                r = k0 + count
+                for j in range(p):
+                    out[r, j] = prefix[j]
+                for j in range(levels):
+                    out[r, p + j] = st_placed[j] if j <= d else -1
+            count += 1
+            continue
+        if nxt == n:
+            count += 1
+            continue
+        d += 1
+        st_row[d] = nxt
+        st_next[d] = 0
+        st_placed[d] = -1
+    return count
+
+
+@njit(cache=True)
+def rotation_tasks(n: int, quarter: bool, levels: int) -> npt.NDArray[np.int64]:
+    """The ways to place the first ``levels`` orbits of the rotation search (rows of
+    columns, -1 where the board is already full): subtasks of
+    :func:`count_fixed_by_rotation` whose counts add up to it."""
+    none = np.empty(0, np.int64)
+    k = _rotation_walk(n, quarter, none, levels, np.empty((0, levels), np.int64), 0)
+    out = np.empty((k, levels), np.int64)
+    _rotation_walk(n, quarter, none, levels, out, 0)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def count_rotation_tasks(
+    n: int, quarter: bool, tasks: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Solutions fixed by the rotation below each task of :func:`rotation_tasks`."""
+    out = np.zeros(tasks.shape[0], np.int64)
+    none = np.empty((0, 0), np.int64)
+    for i in range(tasks.shape[0]):
+        out[i] = _rotation_walk(n, quarter, tasks[i], 0, none, 0)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def count_rotation_tasks_parallel(
+    n: int, quarter: bool, tasks: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """:func:`count_rotation_tasks` with the tasks spread over numba's threads."""
+    out = np.zeros(tasks.shape[0], np.int64)
+    none = np.empty((0, 0), np.int64)
+    for i in prange(tasks.shape[0]):
+        out[i] = _rotation_walk(n, quarter, tasks[i], 0, none, 0)
+    return out
 
 
 def task_arrays(n: int, tasks: list[Task]) -> tuple[Masks, npt.NDArray[np.int64]]:
@@ -346,9 +577,26 @@ def symmetry_tasks(n: int) -> npt.NDArray[np.int64]:
     return res
 
 
+@njit(cache=True, inline="always")
+def _prefix_rows(task, board):
+    """Put the rows of a symmetry task on ``board``; return its masks for the next row."""
+    c = np.int64(0)
+    ld = np.int64(0)
+    rd = np.int64(0)
+    for y in range(task.shape[0] - 2):
+        bit = np.int64(1) << task[2 + y]
+        board[y] = bit
+        c |= bit
+        ld = (ld | bit) << 1
+        rd = (rd | bit) >> 1
+    return c, ld, rd
+
+
 @njit(cache=True, nogil=True)
-def symmetry_task(n: int, corner: int, b1: int, c0: int, c1: int) -> tuple[int, int]:
-    """(solutions, classes) found below one task of :func:`symmetry_tasks`."""
+def symmetry_task(n: int, task: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """(solutions, classes) found below one task ``(corner, b1, col0, col1, ...)`` of
+    :func:`symmetry_tasks` or :func:`expand_symmetry_tasks`: the search goes on from
+    the row after the task's columns (at most N - 1 of them)."""
     m = n - 1
     board = np.zeros(n, np.int64)
     pos = np.zeros(n, np.int64)
@@ -357,18 +605,20 @@ def symmetry_task(n: int, corner: int, b1: int, c0: int, c1: int) -> tuple[int, 
     sl = np.zeros(n + 1, np.int64)
     sr = np.zeros(n + 1, np.int64)
     sf = np.zeros(n + 1, np.int64)
-    is_corner = corner == 1
-    b0 = np.int64(1) << c0
-    bb = np.int64(1) << c1
-    board[0] = b0
-    board[1] = bb
+    is_corner = task[0] == 1
+    b1 = task[1]
+    top = task.shape[0] - 2
     total = 0
     classes = 0
-    y = 2
-    sc[y] = b0 | bb
-    sl[y] = ((b0 << 1) | bb) << 1
-    sr[y] = ((b0 >> 1) | bb) >> 1
+    y = top
+    c0, l0, r0 = _prefix_rows(task, board)
+    sc[y] = c0
+    sl[y] = l0
+    sr[y] = r0
     sf[y] = _allowed(n, is_corner, y, b1, sc[y], sl[y], sr[y])
+    # the loop's bound is the constant 2, not ``top``: with it LLVM knows the row index is
+    # never negative and drops numba's wraparound checks (20% faster); the task's own rows
+    # 2..top-1 have nothing left to try (sf = 0), so the search never goes back into them
     while y >= 2:
         free = sf[y]
         if free == 0:
@@ -398,11 +648,81 @@ def symmetry_task(n: int, corner: int, b1: int, c0: int, c1: int) -> tuple[int, 
 
 
 @njit(cache=True, nogil=True)
+def _symmetry_descend(n, task, rows, out, k, write):
+    """The placements of the symmetry search ``rows`` rows below ``task``; each is counted
+    and, when ``write``, stored as ``out[k]`` (the task's columns, then the new ones).
+    Placements whose next row has no allowed square are dropped. Returns ``k`` plus them."""
+    top = task.shape[0] - 2
+    if rows == 0:
+        if write:
+            out[k, : task.shape[0]] = task
+        return k + 1
+    board = np.zeros(n, np.int64)
+    is_corner = task[0] == 1
+    b1 = task[1]
+    sc = np.zeros(rows, np.int64)
+    sl = np.zeros(rows, np.int64)
+    sr = np.zeros(rows, np.int64)
+    sf = np.zeros(rows, np.int64)
+    cols = np.zeros(rows, np.int64)
+    c0, l0, r0 = _prefix_rows(task, board)
+    sc[0] = c0
+    sl[0] = l0
+    sr[0] = r0
+    sf[0] = _allowed(n, is_corner, top, b1, sc[0], sl[0], sr[0])
+    d = 0
+    while d >= 0:
+        free = sf[d]
+        if free == 0:
+            d -= 1
+            continue
+        bit = free & -free
+        sf[d] = free ^ bit
+        cols[d] = _col(bit)
+        c = sc[d] | bit
+        lnext = (sl[d] | bit) << 1
+        rnext = (sr[d] | bit) >> 1
+        nfree = _allowed(n, is_corner, top + d + 1, b1, c, lnext, rnext)
+        if nfree == 0:
+            continue
+        if d + 1 == rows:
+            if write:
+                out[k, : task.shape[0]] = task
+                for j in range(rows):
+                    out[k, task.shape[0] + j] = cols[j]
+            k += 1
+            continue
+        d += 1
+        sc[d] = c
+        sl[d] = lnext
+        sr[d] = rnext
+        sf[d] = nfree
+    return k
+
+
+@njit(cache=True, nogil=True)
+def expand_symmetry_tasks(n: int, tasks: npt.NDArray[np.int64], rows: int) -> npt.NDArray[np.int64]:
+    """Split each symmetry task into the tasks ``rows`` rows deeper (their columns go on
+    after the task's; N - 1 columns at most): their solutions and classes add up to the
+    task's."""
+    width = tasks.shape[1] + rows
+    none = np.empty((0, width), np.int64)
+    k = 0
+    for i in range(tasks.shape[0]):
+        k = _symmetry_descend(n, tasks[i], rows, none, k, False)
+    out = np.empty((k, width), np.int64)
+    k = 0
+    for i in range(tasks.shape[0]):
+        k = _symmetry_descend(n, tasks[i], rows, out, k, True)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def count_symmetry_tasks(n: int, tasks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """(solutions, classes) of each task, one after another on this thread."""
     out = np.zeros((tasks.shape[0], 2), np.int64)
     for i in range(tasks.shape[0]):
-        t, u = symmetry_task(n, tasks[i, 0], tasks[i, 1], tasks[i, 2], tasks[i, 3])
+        t, u = symmetry_task(n, tasks[i])
         out[i, 0] = t
         out[i, 1] = u
     return out
@@ -413,7 +733,7 @@ def count_symmetry_tasks_parallel(n: int, tasks: npt.NDArray[np.int64]) -> npt.N
     """(solutions, classes) of each task, the tasks spread over numba's threads."""
     out = np.zeros((tasks.shape[0], 2), np.int64)
     for i in prange(tasks.shape[0]):
-        t, u = symmetry_task(n, tasks[i, 0], tasks[i, 1], tasks[i, 2], tasks[i, 3])
+        t, u = symmetry_task(n, tasks[i])
         out[i, 0] = t
         out[i, 1] = u
     return out
@@ -432,9 +752,13 @@ def warm_up() -> float:
     (cols, ld, rd), _ = task_arrays(6, [((1,), 2)])
     count_tasks(6, cols, ld, rd)
     count_tasks_parallel(6, cols, ld, rd)
+    expand_tasks(6, cols, ld, rd, 1)
     count_fixed_by_rotation(6, False)
+    turns = rotation_tasks(6, False, 1)
+    count_rotation_tasks(6, False, turns)
+    count_rotation_tasks_parallel(6, False, turns)
     tasks = symmetry_tasks(6)
-    count_symmetry_tasks(6, tasks)
+    count_symmetry_tasks(6, expand_symmetry_tasks(6, tasks, 1))
     count_symmetry_tasks_parallel(6, tasks)
     _warm = True
     return time.perf_counter() - t0

@@ -198,21 +198,24 @@ def first_rows(n: int, mirror: bool) -> list[Task]:
 def subtasks(n: int, depth: int, mirror: bool) -> list[Task]:
     """Prefixes of ``depth`` rows (fewer if N is smaller) extending :func:`first_rows`,
     in lexicographic order. Dead ends are dropped; they have no completion."""
-    depth = min(depth, n)
-    out: list[Task] = []
+    return list(iter_subtasks(n, depth, mirror))
 
-    def extend(prefix: Prefix, weight: int) -> None:
+
+def iter_subtasks(n: int, depth: int, mirror: bool) -> Iterator[Task]:
+    """:func:`subtasks` one at a time (deep splits of big boards run into millions)."""
+    depth = min(depth, n)
+
+    def extend(prefix: Prefix, weight: int) -> Iterator[Task]:
         if len(prefix) >= depth:
-            out.append((prefix, weight))
+            yield prefix, weight
             return
         r = len(prefix)
         for c in range(n):
             if all(c != pc and abs(c - pc) != r - pr for pr, pc in enumerate(prefix)):
-                extend((*prefix, c), weight)
+                yield from extend((*prefix, c), weight)
 
     for prefix, weight in first_rows(n, mirror):
-        extend(prefix, weight)
-    return out
+        yield from extend(prefix, weight)
 
 
 def prefix_masks(n: int, prefix: Prefix) -> tuple[int, int, int]:

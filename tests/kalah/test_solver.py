@@ -306,7 +306,7 @@ def test_review_bad_file(tmp_path) -> None:
     path = tmp_path / "bad.klh"
     path.write_text("Pits : 3\nSeeds : 3\n1) A: 9\n")
     result = run(["kalah", "review", str(path)])
-    assert result.exit_code == 1 and "line 3" in result.output  # as replay does
+    assert result.exit_code == 2 and "line 3" in result.output  # bad input, as replay
 
 
 def test_empty_capture_variant_equals_exhaustive_search() -> None:

@@ -146,12 +146,17 @@ def test_count_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
     from boardgames.queens import counting
 
     def boom(*args: object, **kwargs: object) -> None:
-        raise counting.Interrupted(3, 10)
+        raise counting.Interrupted(3, 10, 2.5)
 
     monkeypatch.setattr(counting, "run_count", boom)
     r = run("queens", "count", "-n", "15")
     assert r.exit_code == 130
-    assert "Interrupted: 3 of 10 subtrees counted" in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "Stopped (Ctrl-C) after 2.5 s: 3 of 10 solutions counted (30.0%), no result."
+    ]
+    r = run("compare", "queens", "-n", "15", "--methods", "numba,parallel")
+    assert r.exit_code == 130
+    assert r.stderr.strip().splitlines()[-1].endswith("no result. Comparison stopped.")
 
 
 def test_compare_json_agrees() -> None:
@@ -180,7 +185,7 @@ def test_compare_table() -> None:
 
 def test_compare_bad_methods() -> None:
     r = run("compare", "queens", "--methods", "tables,quick")
-    assert r.exit_code == 2 and "unknown method quick; choose from naive" in r.output
+    assert r.exit_code == 2 and "unknown method 'quick'; choose from naive" in r.output
     r = run("compare", "queens", "--methods", "tables,tables")
     assert r.exit_code == 2 and "once" in r.output
     r = run("compare", "queens", "--workers", "999")
@@ -217,7 +222,7 @@ def test_help_lists_queens() -> None:
 def test_compare_warns_before_slow_python_methods(monkeypatch: pytest.MonkeyPatch) -> None:
     from boardgames.queens import counting
 
-    def fake(n: int, method: str, fundamental: bool = False, workers: object = None):
+    def fake(n: int, method: str, fundamental: bool = False, workers: object = None, progress=None):
         return counting.CountResult(n, method, fundamental, 73712, 1.0)
 
     monkeypatch.setattr(counting, "run_count", fake)

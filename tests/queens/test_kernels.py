@@ -119,10 +119,13 @@ def test_ctrl_c_stops_cleanly(method: str) -> None:
     assert info.value.done == calls[0][0] < info.value.total
 
 
-def test_progress_reaches_the_end() -> None:
+@pytest.mark.parametrize("method", ["tables", "parallel", "symmetry"])
+def test_progress_reaches_the_end(method: str) -> None:
+    """Progress counts the solutions found against the published total."""
     seen: list[tuple[int, int]] = []
-    run_count(12, "parallel", progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1][0] == seen[-1][1] and all(a[0] < b[0] for a, b in itertools.pairwise(seen))
+    run_count(12, method, progress=lambda d, t: seen.append((d, t)))
+    assert len(seen) > 1 and seen[-1] == (14200, 14200)
+    assert all(a[0] <= b[0] and a[1] == b[1] for a, b in itertools.pairwise(seen))
 
 
 @pytest.mark.parametrize("method", ["naive", "tables"])

@@ -1,0 +1,215 @@
+"""Ctrl-C on the long-running commands: out within a second or two, status 130, one line.
+
+Each command runs as a real process (``python -m boardgames ...``) with stderr a pipe, so
+it reports its progress in plain lines. Once it has shown that its real work runs (its
+first progress output, after the numba kernels are loaded: a cold cache compiles first,
+hence the generous limit), it gets SIGINT and must exit within :data:`EXIT_LIMIT`
+seconds with status 130, no traceback and one "Stopped (Ctrl-C) ..." line. The endgame
+table build must also leave no file that a later run would take for a table.
+
+The numba cache is the one the other tests use (compiled once); the table cache is a
+temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
+from boardgames.kalah import endgame
+
+READY_LIMIT = 600.0
+"""Seconds to wait for the first progress output (a cold numba cache compiles first)."""
+MIN_RUN = 2.0
+"""Seconds the command runs at least before it gets SIGINT."""
+EXIT_LIMIT = 2.0
+"""Seconds it may take to exit after SIGINT."""
+
+
+@dataclass
+class Stopped:
+    rc: int
+    stdout: str
+    stderr: str
+    seconds: float  # from SIGINT to exit
+
+
+def environment(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
+    env["XDG_CACHE_HOME"] = str(cache)
+    env["NO_COLOR"] = "1"
+    env["COLUMNS"] = "100"
+    return env
+
+
+def interrupt(args: list[str], ready: str, cache: Path) -> Stopped:
+    """Run ``boardgames ARGS``, wait until ``ready`` is on stderr (and MIN_RUN seconds have
+    passed), send SIGINT and wait for the exit."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgames", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment(cache),
+        cwd=cache,
+    )
+    try:
+        assert proc.stderr is not None
+        err = b""
+        fd = proc.stderr.fileno()
+        while ready.encode() not in err and time.monotonic() - t0 < READY_LIMIT:
+            if proc.poll() is not None:
+                break
+            if select.select([fd], [], [], 0.1)[0]:
+                err += os.read(fd, 65536)
+        assert ready.encode() in err, f"no {ready!r} on stderr: {err.decode()!r}"
+        time.sleep(max(0.0, MIN_RUN - (time.monotonic() - t0)))
+        assert proc.poll() is None, "the command ended before it was interrupted"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, rest = proc.communicate(timeout=EXIT_LIMIT + 10)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {EXIT_LIMIT + 10} s after SIGINT: {args}")
+        seconds = time.monotonic() - sent
+        return Stopped(proc.returncode, out.decode(), (err + rest).decode(), seconds)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def check_clean_stop(run: Stopped) -> None:
+    assert run.rc == 130, run
+    assert run.seconds <= EXIT_LIMIT, run
+    assert "Traceback" not in run.stdout + run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert lines[-1].startswith("Stopped (Ctrl-C) after "), lines
+    assert sum("Stopped" in line for line in lines) == 1
+    assert "Interrupted." not in run.stderr  # the command said it, not the generic handler
+
+
+@pytest.mark.parametrize(
+    ("method", "extra"),
+    [
+        ("symmetry-parallel", []),
+        ("naive", []),
+        ("numba", ["--fundamental"]),
+        ("parallel", []),
+        ("symmetry", ["--fundamental"]),
+    ],
+)
+def test_queens_count_stops(method: str, extra: list[str], tmp_path: Path) -> None:
+    args = ["queens", "count", "-n", "20", "--method", method, *extra]
+    run = interrupt(args, f"N = 20, {method}: ", tmp_path)
+    check_clean_stop(run)
+    assert "of 39,029,188,884 solutions" in run.stderr  # progress against A000170
+    assert run.stderr.splitlines()[-1].endswith("no result.")
+    assert run.stdout == ""
+
+
+def test_kalah_perft_says_up_front_that_it_never_ends_and_stops(tmp_path: Path) -> None:
+    run = interrupt(["kalah", "perft", "--depth", "30"], "Ctrl-C stops.", tmp_path)
+    check_clean_stop(run)
+    first = run.stderr.splitlines()[0]
+    assert first.startswith("perft 30: about ") and "(more than a day)" in first
+    assert "branching factor" in first
+    assert "subtrees" in run.stderr.splitlines()[-1]
+
+
+def test_kalah_solve_big_board_reports_and_stops(tmp_path: Path) -> None:
+    args = ["kalah", "solve", "--pits", "12", "--seeds", "20", "--endgame", "0"]
+    run = interrupt(args, "Solving 12 pits x 20 stones (classic): ", tmp_path)
+    check_clean_stop(run)
+    assert "(more than a day)" in run.stderr.splitlines()[0]
+    assert "positions searched; the value was in [" in run.stderr.splitlines()[-1]
+
+
+def test_endgame_build_stops_and_leaves_no_table(tmp_path: Path, monkeypatch) -> None:
+    args = ["kalah", "solve", "--pits", "6", "--seeds", "6", "--endgame", "20"]
+    run = interrupt(args, "Endgame table of 20 stones: ", tmp_path)
+    check_clean_stop(run)
+    first = run.stderr.splitlines()[0]
+    assert first.startswith("Building the endgame table of up to 20 stones on 6 pits: ")
+    assert "225,792,840 positions, 225.8 MB" in first and "Built once, then cached" in first
+    assert run.stderr.splitlines()[-1].endswith("built; nothing was saved.")
+    folder = tmp_path / "boardgames"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert endgame.cached_stones(6) == []
+    assert not endgame.build_plan(6, 20).cached
+
+
+# --- the table files themselves -------------------------------------------------------------
+
+
+def test_a_save_interrupted_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    table = endgame.build(3, 6)
+    path = endgame.cache_path(3, 6, "classic")
+
+    def ctrl_c(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(endgame, "IO_CHUNK", 1000)  # many chunks
+    monkeypatch.setattr(endgame.os, "fsync", ctrl_c)  # Ctrl-C after the last chunk
+    with pytest.raises(KeyboardInterrupt):
+        endgame.save_table(path, table.table)
+    assert list(path.parent.iterdir()) == []
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    endgame.save_table(path, table.table)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    assert np.array_equal(endgame.load_or_build(3, 6).table, table.table)
+
+
+def test_a_build_interrupted_saves_nothing_and_the_next_run_builds(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    calls = []
+
+    def ctrl_c(n: int, top: int, done: float) -> None:
+        calls.append(n)
+        if n == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        endgame.load_or_build(3, 8, progress=ctrl_c)
+    folder = tmp_path / "boardgames"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    assert endgame.cached_stones(3) == []
+    again = endgame.load_or_build(3, 8)
+    assert again.loaded_from is None and endgame.cached_stones(3) == [8]
+    assert np.array_equal(again.table, endgame.build(3, 8).table)
+
+
+def test_half_written_and_stale_files_are_never_tables(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = endgame.cache_path(3, 7, "classic")
+    path.parent.mkdir(parents=True)
+    good = endgame.build(3, 7).table
+    endgame.save_table(path, good)
+    whole = path.read_bytes()
+    # a writer that died mid-write (pid 2**22 + 1 is above any Linux pid_max default)
+    stale = path.with_name(f".{path.name}.{2**22 + 1}.tmp")
+    stale.write_bytes(whole[: len(whole) // 2])
+    assert endgame.cached_stones(3) == [7]  # the temporary file is not a table
+    # a table cut short (a copy that failed, a full disk) is rebuilt, not read
+    path.write_bytes(whole[:-100])
+    rebuilt = endgame.load_or_build(3, 7)
+    assert rebuilt.loaded_from is None and np.array_equal(rebuilt.table, good)
+    assert path.read_bytes() == whole
+    assert not stale.exists()  # cleaned up by the save
