@@ -325,9 +325,13 @@ def run_strategy(
     tt_mib: float = DEFAULT_TT_MIB,
 ) -> SearchResult:
     """Run strategy ``name`` on ``engine``; ValueError for an unknown name or pair."""
-    if name not in STRATEGIES or not STRATEGIES[name].exact:
-        known = ", ".join(EXACT_STRATEGIES)
-        raise ValueError(f"unknown depth-limited strategy {name!r}; known: {known}")
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
+    if not STRATEGIES[name].exact:
+        raise ValueError(
+            f"strategy {name!r} has no depth (core/mcts.py runs it); depth-limited "
+            f"ones: {', '.join(EXACT_STRATEGIES)}"
+        )
     if engine not in STRATEGIES[name].engines:
         raise ValueError(
             f"strategy {name!r} has no {engine} engine; it runs on: "

@@ -265,16 +265,11 @@ def test_review_bad_records_are_one_line(tmp_path: Path, content: bytes, reason:
     path = _write(tmp_path, content)
     result = invoke(["kalah", "review", str(path)])
     assert "Traceback" not in result.output
-    assert result.exit_code in (1, 2)  # 2 is right: see the test below
+    assert result.exit_code == 2
     lines = error_lines(result)
     assert len(lines) == 1 and lines[0].startswith(f"Error: {path}: ") and reason in lines[0]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="kalah review (solve_cli.py) wraps a bad record in click.ClickException, status "
-    "1; bad input is 2 (raise boardgames.cli.InputError instead)",
-)
 def test_review_bad_record_exit_status_is_2(tmp_path: Path) -> None:
     assert_bad_input(invoke(["kalah", "review", str(_write(tmp_path, b""))]), "an empty record")
 
@@ -301,16 +296,11 @@ def test_replay_bad_paths(tmp_path: Path) -> None:
 def test_review_bad_paths_are_one_line(tmp_path: Path) -> None:
     for path, reason in _paths(tmp_path)[2:]:  # review takes "" as the directory "."
         result = invoke(["kalah", "review", path])
-        assert "Traceback" not in result.output and result.exit_code in (1, 2), path
+        assert "Traceback" not in result.output and result.exit_code == 2, path
         lines = error_lines(result)
         assert len(lines) == 1 and reason in lines[0], (path, result.stderr)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="kalah review (solve_cli.py) takes FILE as a pathlib.Path: an empty name becomes "
-    "'.', read as the current directory ('.: cannot read it: Is a directory', status 1)",
-)
 def test_review_empty_file_name() -> None:
     assert_bad_input(invoke(["kalah", "review", ""]), "the file name is empty")
 
@@ -441,23 +431,12 @@ def test_bad_options(args: list[str], reason: str) -> None:
     ],
     ids=["match spec key twice", "match spec long number", "long strategy", "long method"],
 )
-@pytest.mark.xfail(
-    strict=False,
-    reason="not in the files of this change: kalah match's spec parser (match.py) takes a "
-    "key given twice silently (the last wins) and echoes a huge value whole; the strategy "
-    "list (core/compare.py parse_choice_list) and queens' --methods echo a huge word whole",
-)
 def test_hostile_lists_and_specs(args: list[str]) -> None:
     assert_bad_input(invoke(args))
 
 
 @pytest.mark.parametrize("value", ["\u0663", LONG], ids=["arabic-indic", "5000 digits"])
 @pytest.mark.parametrize("command", ["kalah solve", "kalah review"])
-@pytest.mark.xfail(
-    strict=False,
-    reason="solve_cli.py _table_stones reads --endgame with str.isdecimal() and int(): "
-    "'\u0663' is taken as 3 stones, and 5000 digits raise ValueError (a traceback)",
-)
 def test_endgame_option_is_an_ascii_number(command: str, value: str, record: Path) -> None:
     result = invoke([*command.split(), *BASE_ARGS[command], "--endgame", value])
     assert_bad_input(result, "--endgame must be auto or a number")
@@ -471,11 +450,6 @@ def test_plot_paths(tmp_path: Path) -> None:
     assert_bad_input(result, "is a directory")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="compare queens (queens/cli.py) reports a plot path it cannot write with status "
-    "1, compare kalah with 2: an unwritable path the user gave is bad input (2)",
-)
 def test_unwritable_plot_path_is_bad_input(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = str(blocker(tmp_path) / "x.png")

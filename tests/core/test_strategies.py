@@ -22,7 +22,7 @@ from boardgames.core.strategies import (
 from boardgames.kalah.game import Kalah
 from boardgames.nim.game import Nim
 
-NUMBA = [name for name, s in STRATEGIES.items() if "numba" in s.engines]
+NUMBA = [name for name, s in STRATEGIES.items() if "numba" in s.engines and s.exact]
 
 
 def random_positions(game: Game, count: int, seed: int, max_plies: int = 30) -> list[State]:
