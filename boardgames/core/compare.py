@@ -7,6 +7,7 @@ numba and matplotlib are imported only when needed.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,27 @@ def parse_choice_list(text: str, allowed: Sequence[str], what: str) -> list[str]
                 f"unknown {what} {quote(item)}; choose from {', '.join(allowed)} (comma-separated)"
             )
     return list(dict.fromkeys(items))
+
+
+def random_positions(
+    game: Game, count: int, seed: int, plies: tuple[int, int] = (2, 12)
+) -> list[State]:
+    """``count`` unfinished positions after seeded random openings of ``plies[0]`` to
+    ``plies[1]`` moves (the start position if none can be found)."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    tries = 0
+    while len(out) < count and tries < 100 * count:
+        tries += 1
+        s = game.initial_state()
+        for _ in range(rng.randint(*plies)):
+            legal = game.legal_moves(s)
+            if not legal:
+                break
+            s, _ = game.play(s, rng.choice(legal))
+        if game.outcome(s) is None:
+            out.append(s)
+    return out or [game.initial_state()]
 
 
 def plan(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import click
@@ -15,35 +14,18 @@ from boardgames.core.compare import (
     mcts_table,
     parse_choice_list,
     plan,
+    random_positions,
     run_comparison,
     write_plot,
 )
 from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import GameError
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.rules import RULE_SETS
 
 MAX_COMPARE_DEPTH = 40
-
-
-def random_positions(game: Kalah, count: int, seed: int) -> list[State]:
-    """``count`` positions after seeded random openings of 2 to 12 sowings (unfinished)."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    tries = 0
-    while len(out) < count and tries < 100 * count:
-        tries += 1
-        s = game.initial_state()
-        for _ in range(rng.randint(2, 12)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out or [game.initial_state()]
 
 
 @click.command("kalah")

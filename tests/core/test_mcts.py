@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
+from boardgames.core.compare import random_positions
 from boardgames.core.mcts import FIRST, SOLVED, VISITS, MctsSearcher
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
@@ -37,19 +36,7 @@ def winning_moves(game, state) -> list[int]:
 
 
 def kalah_positions(pits: int, seeds: int, count: int, seed: int) -> list:
-    game = Kalah(pits, seeds)
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randrange(6)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
+    return random_positions(Kalah(pits, seeds), count, seed, plies=(0, 5))
 
 
 @pytest.fixture(scope="module")

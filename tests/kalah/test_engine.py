@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import GameError, is_terminal_score, score_margin
 from boardgames.core.search import alphabeta
 from boardgames.kalah import program
@@ -14,18 +13,7 @@ from boardgames.kalah.game import Kalah
 
 
 def openings(game: Kalah, count: int, seed: int) -> list:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randrange(25)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
+    return random_positions(game, count, seed, plies=(0, 24))
 
 
 @pytest.mark.parametrize(

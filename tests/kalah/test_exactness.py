@@ -7,11 +7,10 @@ more. These tests check every claim the engine makes against the exact solver.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import describe_score, score_margin
 from boardgames.kalah import endgame, program
 from boardgames.kalah.engine import EngineAnswer, EngineConfig, KalahEngine
@@ -25,22 +24,6 @@ LATE_A = "0 3 6 0 1 7 21 5 1 0 1 2 0 25"  # A to move, one move earlier; exact -
 
 def board(text: str, game: Kalah, to_move: int) -> np.ndarray:
     return game.make_state([int(x) for x in text.split()], to_move)
-
-
-def random_positions(game: Kalah, count: int, seed: int, plies: tuple[int, int]) -> list:
-    """Positions after a random number of random sowings (games still going on)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randint(*plies)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
 
 
 def check_claim(answer: EngineAnswer, truth: int) -> str:
