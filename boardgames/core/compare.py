@@ -196,7 +196,7 @@ def run_comparison(
         if row.exact:
             continue
         for k, state in enumerate(positions):
-            if exact is None:
+            if exact is None or depth == 0:  # depth 0 evaluates the root: no best move
                 row.best.append(None)
                 continue
             best = best_moves(game, state, depth, exact.values[k], again_is_ply, tt_mib)
