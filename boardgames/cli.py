@@ -155,6 +155,18 @@ def _exit_code(code: object) -> int:
     return EXIT_FAILED
 
 
+def _after_ctrl_c(error: BaseException) -> bool:
+    """True when ``error`` was raised while a Ctrl-C (KeyboardInterrupt) was handled."""
+    seen: set[int] = set()
+    e: BaseException | None = error
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def _game_error(error: BaseException) -> bool:
     """True for the project's GameError (imported only if some command loaded it)."""
     protocol = sys.modules.get("boardgames.core.protocol")
@@ -258,6 +270,9 @@ class LazyGroup(click.Group):
             if _game_error(e):
                 _error(str(e))
                 return EXIT_BAD_INPUT
+            if _after_ctrl_c(e):  # e.g. numba's compiler, cut short by the Ctrl-C
+                click.echo(STOPPED_LINE, err=True)
+                return EXIT_INTERRUPTED
             raise
 
 

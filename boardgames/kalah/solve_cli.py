@@ -118,6 +118,9 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
             interruptible(lambda: f"Stopped (Ctrl-C) while {label[0].lower()}{label[1:]}."),
         ):
             return endgame.load_or_build(pits, stones, empty_capture=empty_capture)
+    # compile (or load) the build's kernels on a one-pit table first, so that the build
+    # announced below is interrupted between batches, never inside numba's compiler
+    endgame.build(1, 2, "classic", None, empty_capture)
     if plan.seconds >= 1 or not quiet:
         grow = f" on top of the cached {plan.base}-stone table" if plan.base is not None else ""
         beyond = " (more than a day)" if plan.seconds > DAY else ""
