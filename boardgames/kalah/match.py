@@ -11,7 +11,9 @@ priority); anything not given takes the default program's value
 
 Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
 and the sides swapped, so neither spec profits from a lucky opening or from moving first.
-Games run in parallel worker processes (``--jobs``, default: one per core).
+Games are tasks of :mod:`boardgames.core.cluster`: worker processes on this machine
+(``--jobs``, default one per core) or a Dask cluster (``--cluster``), resumable with
+``--checkpoint``.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.console import Console
 
+from boardgames.core.cluster import ClusterSpec, Runner, cluster_options, parse_cluster
 from boardgames.core.console import make_console, print_json
+from boardgames.core.progress import Stopped, exit_stopped
 from boardgames.core.protocol import GameError, quote
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
@@ -207,44 +212,50 @@ def summarise(records: list[GameRecord]) -> MatchSummary:
     )
 
 
+def _workers(where: dict[str, object]) -> str:
+    n = where["workers"]
+    return f"{n} worker{'s' if n != 1 else ''}"
+
+
 def _describe(spec: str) -> str:
     return parse_spec(spec).describe()
 
 
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def play_task(task: MatchTask) -> dict[str, object]:
+    """One game as a task of :mod:`boardgames.core.cluster`: the record as a JSON-ready dict.
+    (``play_game`` is looked up when the task runs, so tests can replace it.)"""
+    return asdict(play_game(task))
 
 
 def _run_all(
-    tasks: list[MatchTask], jobs: int, progress: Progress
-) -> tuple[list[GameRecord], bool]:
-    """The finished games, in order, and whether Ctrl-C stopped the match early."""
-    task_id = progress.add_task("playing", total=len(tasks))
-    records: list[GameRecord] = []
-    try:
-        if jobs == 1:
-            for t in tasks:
-                records.append(play_game(t))
-                progress.advance(task_id)
-            return records, False
-        import multiprocessing
+    tasks: list[MatchTask],
+    runner: Runner,
+    checkpoint: Path | None,
+    job: dict[str, object],
+    console: Console,
+) -> tuple[list[GameRecord], Stopped | None]:
+    """The finished games, in order, and the Ctrl-C that stopped the match early (if one
+    did)."""
+    from boardgames.core.cluster import Checkpoint
 
-        ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(jobs, initializer=_ignore_interrupt)
-        try:
-            for record in pool.imap_unordered(play_game, tasks):
-                records.append(record)
-                progress.advance(task_id)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
-    except KeyboardInterrupt:
-        return sorted(records, key=lambda r: r.index), True
-    return sorted(records, key=lambda r: r.index), False
+    records: dict[str, GameRecord] = {}
+
+    def keep(key: str, result: dict[str, object]) -> None:
+        records[key] = GameRecord(**result)  # type: ignore[arg-type]
+
+    stopped = None
+    try:
+        runner.run(
+            play_task,
+            [(f"game-{t.index + 1}", (t,)) for t in tasks],
+            label="Playing",
+            unit="games",
+            checkpoint=Checkpoint(checkpoint, job) if checkpoint is not None else None,
+            on_result=keep,
+        )
+    except Stopped as e:
+        stopped = e
+    return sorted(records.values(), key=lambda r: r.index), stopped
 
 
 @click.command("match")
@@ -263,7 +274,9 @@ def _run_all(
               help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).")  # fmt: skip
 @click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
 @click.option("--jobs", default=0, show_default="one per core",
-              help="Worker processes (1: play in this process).")  # fmt: skip
+              help="Worker processes on this machine (1: play in this process); the same as "
+                   "--cluster local:JOBS.")  # fmt: skip
+@cluster_options("the games")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def match(
     spec_a: str,
@@ -275,6 +288,8 @@ def match(
     seeds: int,
     rules: str,
     jobs: int,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
     as_json: bool,
 ) -> None:
     """Let two program settings play each other and score the match.
@@ -285,6 +300,12 @@ def match(
 
     \b
         boardgames kalah match --a depth=5,eval=tseitin --b depth=5,eval=rechenberg
+
+    Games are tasks of the cluster layer: worker processes here (--jobs), or any Dask
+    cluster (--cluster). With depth-limited players a game is the same wherever it runs,
+    so a match on a cluster equals the local one and --checkpoint can resume it (with a
+    time limit a move depends on the machine's speed). A checkpoint is for one pair of
+    players, board, rules, opening length and seed; rerun with more --games to extend it.
     """
     try:
         Kalah(pits, seeds, rules)
@@ -297,24 +318,28 @@ def match(
         raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening_plies}")
     if not 0 <= jobs <= MAX_JOBS:
         raise click.UsageError(f"--jobs must be 0 (one per core) to {MAX_JOBS}, got {jobs}")
+    if cluster is not None and jobs:
+        raise click.UsageError("give --jobs (processes here) or --cluster, not both")
     jobs = min(jobs or os.cpu_count() or 1, games)
+    if cluster is None and jobs > 1:
+        cluster = parse_cluster(f"local:{jobs}")
     tasks = [
         MatchTask(i, pits, seeds, rules, spec_a, spec_b, opening_plies, seed) for i in range(games)
     ]
+    job: dict[str, object] = {
+        "command": "kalah match", "a": spec_a, "b": spec_b, "pits": pits, "seeds": seeds,
+        "rules": rules, "random_opening": opening_plies, "seed": seed,
+    }  # fmt: skip
     err = make_console(stderr=True)
     t0 = time.perf_counter()
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
-    with progress:
-        records, stopped = _run_all(tasks, jobs, progress)
+    try:
+        with Runner(cluster, err) as runner:
+            where = runner.as_dict()
+            records, stopped = _run_all(tasks, runner, checkpoint, job, err)
+    except Stopped as e:  # while the cluster started
+        exit_stopped(e, err)
     elapsed = time.perf_counter() - t0
-    if stopped:
+    if stopped is not None:
         err.print(f"Stopped (Ctrl-C) after {len(records)} of {games} games.")
         if not records:
             raise SystemExit(130)
@@ -332,6 +357,7 @@ def match(
                 "a_max_seconds_per_move": max(a_times, default=0.0),
                 "b_max_seconds_per_move": max(b_times, default=0.0),
                 "seconds": elapsed,
+                **where,
                 "results": [
                     {"game": r.index + 1, "a_side": r.a_side, "margin": r.margin,
                      "opening": r.opening, "moves": r.moves}
@@ -363,9 +389,7 @@ def match(
             f"{max(times, default=0.0):.3f}",
         )
     out.print(table)
-    out.print(
-        f"{games} game{'s' if games != 1 else ''} in {elapsed:.1f} s on {jobs} "
-        f"process{'es' if jobs > 1 else ''}."
-    )
-    if stopped:
+    ran_on = "in this process" if cluster is None else f"on {_workers(where)} ({cluster})"
+    out.print(f"{games} game{'s' if games != 1 else ''} in {elapsed:.1f} s {ran_on}.")
+    if stopped is not None:
         raise SystemExit(130)

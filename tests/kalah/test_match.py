@@ -86,7 +86,7 @@ def test_table_output_and_worker_processes() -> None:
          "--games", "2", "--jobs", "2"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "95% interval" in result.output and "on 2 processes" in result.output
+    assert "95% interval" in result.output and "on 2 workers (local:2)" in result.output
 
 
 @pytest.mark.parametrize(

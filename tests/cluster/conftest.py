@@ -1,0 +1,104 @@
+"""A real Dask cluster for the tests: a ``dask scheduler`` and ``dask worker`` processes on
+127.0.0.1, started as subprocesses and stopped by their process ids."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+START_SECONDS = 60.0
+
+
+@dataclass
+class DaskCluster:
+    """A running scheduler and its workers."""
+
+    address: str
+    scheduler_file: Path
+    scheduler: subprocess.Popen[bytes]
+    workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def add_worker(self, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dask", "worker", self.address, "--nworkers", "1",
+             "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.workers.append(proc)
+        return proc
+
+    def wait_for_workers(self, count: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, timeout="10s") as client:
+            client.wait_for_workers(count, timeout=START_SECONDS)
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the worker processes themselves (children of the nannies)."""
+        from distributed import Client
+
+        with Client(self.address, timeout="10s") as client:
+            return sorted(client.run(os.getpid).values())
+
+    def stop(self) -> None:
+        from distributed import Client
+
+        try:  # the quick way: the scheduler tells its workers to close, then closes
+            with Client(self.address, timeout="5s") as client:
+                client.shutdown()
+        except Exception:
+            pass
+        for proc in [*self.workers, self.scheduler]:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in [*self.workers, self.scheduler]:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def start_cluster(where: Path, workers: int = 2) -> DaskCluster:
+    """Start a scheduler on a free port of 127.0.0.1 and ``workers`` one-thread workers."""
+    scheduler_file = where / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+         "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + START_SECONDS
+    while not scheduler_file.exists() or not scheduler_file.read_text().strip():
+        if scheduler.poll() is not None or time.monotonic() > deadline:
+            scheduler.kill()
+            pytest.fail("the dask scheduler did not start")
+        time.sleep(0.05)
+    time.sleep(0.05)  # the file is written in one go; make sure it is complete
+    address = json.loads(scheduler_file.read_text())["address"]
+    cluster = DaskCluster(address, scheduler_file, scheduler)
+    try:
+        for _ in range(workers):
+            cluster.add_worker()
+        cluster.wait_for_workers(workers)
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
+@pytest.fixture(scope="session")
+def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaskCluster]:
+    """One scheduler and two one-thread workers for the whole test session."""
+    cluster = start_cluster(tmp_path_factory.mktemp("dask"))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
