@@ -4,6 +4,8 @@ Run from the repository root (the project installed, gcc on the PATH):
 
     python benchmarks/queens_bench.py                 # N = 15, 16; moonshot at 17
     python benchmarks/queens_bench.py --quick         # N = 13, 14; moonshot at 15
+    python benchmarks/queens_bench.py --parts constellations    # only the section below
+    python benchmarks/queens_bench.py --task-times 17 18        # per-constellation seconds
 
 What it measures, in one run, rounds interleaved so that load from other processes hits
 every method alike (medians over --repeats rounds are reported):
@@ -26,6 +28,17 @@ every method alike (medians over --repeats rounds are reported):
   kernel; a second process loads them from that cache.
 
 Writes benchmarks/results/queens.json and prints a table.
+
+The start constellations (issue 15) have a section of their own, at --constellations N
+(default 16 and 17), rounds interleaved in the same way: the C counter (both plain builds,
+the faster per round), ``constellations`` on one thread and ``constellations-parallel``
+on --workers threads (default 2), each with wall and CPU time, the ratios to C and the
+parallel speed-up; the constellation kernels' own JIT times (cold cache, then loaded) and
+the load average during the run. It writes benchmarks/results/queens_constellations.json.
+``--task-times N ...`` times every start constellation of N alone on one thread
+(``constellation_tasks(N)`` rows, in their order) and writes
+benchmarks/results/queens_constellation_tasks_N<N>.json: the per-task seconds and
+unweighted counts, for cluster simulations.
 """
 
 from __future__ import annotations
@@ -45,6 +58,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCE = ROOT / "benchmarks" / "queens_c" / "queens.c"
 RESULTS = ROOT / "benchmarks" / "results" / "queens.json"
+CONSTELLATION_RESULTS = ROOT / "benchmarks" / "results" / "queens_constellations.json"
 
 
 def cpu_model() -> str:
@@ -125,6 +139,35 @@ def jit_times() -> dict[str, float]:
     }
 
 
+def constellation_jit_times() -> dict[str, float]:
+    """Seconds to compile the constellation kernels with an empty cache (the other kernels
+    loaded first, not in the time), then to load them from that cache."""
+    code = (
+        "import time, json; from boardgames.queens import kernels; kernels.warm_up(); "
+        "t0 = time.perf_counter(); from boardgames.queens import constellations; "
+        "t1 = time.perf_counter(); constellations.warm_up(); t2 = time.perf_counter(); "
+        "print(json.dumps({'import': t1 - t0, 'compile': t2 - t1}))"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        runs = [
+            json.loads(
+                subprocess.run(
+                    [sys.executable, "-c", code],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            )
+            for _ in range(2)
+        ]
+    return {
+        "compile_constellation_kernels_cold_cache": round(runs[0]["compile"], 3),
+        "load_constellation_kernels_from_cache": round(runs[1]["compile"], 3),
+    }
+
+
 def measure(
     n: int, builds: dict[str, Path], methods: list[str], repeats: int
 ) -> tuple[dict[str, int], dict[str, list[float]], dict[str, list[float]]]:
@@ -148,6 +191,142 @@ def measure(
     return counts, wall, cpu
 
 
+def run_py_workers(n: int, method: str, workers: int | None) -> tuple[int, float, float]:
+    """(count, wall seconds, CPU seconds of all threads) of one ``run_count``."""
+    from boardgames.queens.counting import run_count
+
+    c0 = time.process_time()
+    r = run_count(n, method, workers=workers)
+    return r.count, r.seconds, time.process_time() - c0
+
+
+def constellations_section(
+    sizes: list[int], repeats: int, workers: int, builds: dict[str, Path]
+) -> dict[str, object]:
+    """C (faster plain build per round), constellations (1 thread), constellations-parallel
+    (``workers`` threads), rounds interleaved; medians and ratios per N."""
+    from boardgames.queens import constellations
+
+    out: dict[str, object] = {}
+    for n in sizes:
+        t0 = time.perf_counter()
+        tasks = constellations.constellation_tasks(n)
+        gen = time.perf_counter() - t0
+        wall: dict[str, list[float]] = {}
+        cpu: dict[str, list[float]] = {}
+        counts: dict[str, int] = {}
+        loads = [os.getloadavg()[0]]
+
+        def record(
+            name: str,
+            result: tuple[int, float, float],
+            counts: dict[str, int] = counts,
+            wall: dict[str, list[float]] = wall,
+            cpu: dict[str, list[float]] = cpu,
+        ) -> None:
+            counts[name] = result[0]
+            wall.setdefault(name, []).append(result[1])
+            cpu.setdefault(name, []).append(result[2])
+
+        for _ in range(repeats):
+            if builds:
+                per_build = [run_c(builds[name], n) for name in PLAIN_C if name in builds]
+                record("c-best", (per_build[0][0], *min((r[1], r[2]) for r in per_build)))
+            record("constellations", run_py_workers(n, "constellations", None))
+            record("constellations-parallel", run_py_workers(n, "constellations-parallel", workers))
+            loads.append(os.getloadavg()[0])
+        if len(set(counts.values())) != 1:
+            raise SystemExit(f"N = {n}: the counts disagree: {counts}")
+        med = {k: statistics.median(v) for k, v in wall.items()}
+        med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+        ratios: dict[str, float | None] = {
+            "parallel_speedup_over_one_thread": med["constellations"]
+            / med["constellations-parallel"],
+        }
+        if "c-best" in med:
+            ratios["c_over_constellations"] = med["c-best"] / med["constellations"]
+            ratios["c_over_constellations_cpu_time"] = med_cpu["c-best"] / med_cpu["constellations"]
+            ratios["c_over_constellations_parallel"] = (
+                med["c-best"] / med["constellations-parallel"]
+            )
+        out[str(n)] = {
+            "count": counts["constellations"],
+            "tasks": len(tasks),
+            "task_generation_seconds": round(gen, 4),
+            "workers_parallel": workers,
+            "median_seconds": {k: round(v, 4) for k, v in med.items()},
+            "median_cpu_seconds": {k: round(v, 4) for k, v in med_cpu.items()},
+            "all_seconds": {k: [round(x, 4) for x in v] for k, v in wall.items()},
+            "all_cpu_seconds": {k: [round(x, 4) for x in v] for k, v in cpu.items()},
+            "ratios": {k: None if v is None else round(v, 3) for k, v in ratios.items()},
+            "load_average_per_round": [round(x, 2) for x in loads],
+        }
+        print(
+            f"\nN = {n} ({counts['constellations']:,}; {len(tasks):,} start constellations, "
+            f"made in {gen:.3f} s): medians of {repeats} rounds"
+        )
+        print(f"{'method':<26}{'seconds':>10}{'vs C':>8}{'CPU s':>10}")
+        base = med.get("c-best")
+        for k, v in med.items():
+            rel = f"{base / v:.2f}x" if base else "-"
+            print(f"{k:<26}{v:>10.3f}{rel:>8}{med_cpu[k]:>10.3f}")
+        print("ratios: " + ", ".join(f"{k} {v:.3f}" for k, v in ratios.items() if v is not None))
+    return out
+
+
+def task_times(n: int, out_dir: Path) -> Path:
+    """Time each start constellation of N alone (one thread) and write the per-task
+    seconds and unweighted counts as JSON."""
+    import numpy as np
+
+    from boardgames.queens import constellations
+
+    constellations.warm_up()
+    tasks = constellations.constellation_tasks(n)
+    seconds = np.empty(len(tasks))
+    counts = np.empty(len(tasks), np.int64)
+    t_all = time.perf_counter()
+    for i in range(len(tasks)):
+        t0 = time.perf_counter()
+        counts[i] = constellations.count_constellations(n, tasks[i : i + 1])[0]
+        seconds[i] = time.perf_counter() - t0
+    total = int((counts * tasks[:, constellations.WEIGHT]).sum())
+    q = np.quantile(seconds, [0.5, 0.9, 0.99, 0.999])
+    data = {
+        "n": n,
+        "count": total,
+        "tasks": len(tasks),
+        "columns": ["top", "bottom", "left", "right", "preset", "weight"],
+        "note": "one row of constellation_tasks(n) per entry, in its order; seconds of "
+        "count_constellations(n, tasks[i:i+1]) on one thread (about 2 us of call overhead "
+        "each), counts unweighted",
+        "machine": cpu_model(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average": os.getloadavg()[0],
+        "total_seconds": round(time.perf_counter() - t_all, 3),
+        "seconds_stats": {
+            "sum": round(float(seconds.sum()), 4),
+            "mean": float(seconds.mean()),
+            "median": float(q[0]),
+            "p90": float(q[1]),
+            "p99": float(q[2]),
+            "p999": float(q[3]),
+            "max": float(seconds.max()),
+        },
+        "seconds": [float(f"{x:.6g}") for x in seconds],
+        "counts": counts.tolist(),
+        "weights": tasks[:, constellations.WEIGHT].tolist(),
+    }
+    path = out_dir / f"queens_constellation_tasks_N{n}.json"
+    path.write_text(json.dumps(data) + "\n")
+    print(
+        f"N = {n}: {len(tasks):,} tasks, {seconds.sum():.2f} s in all; per task median "
+        f"{q[0] * 1e3:.3f} ms, p99 {q[2] * 1e3:.3f} ms, max {seconds.max() * 1e3:.1f} ms "
+        f"-> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+    )
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[15, 16])
@@ -155,15 +334,44 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="N = 13, 14; moonshot at 15")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--parts",
+        nargs="+",
+        choices=["classic", "constellations"],
+        default=["classic", "constellations"],
+        help="classic: the sizes and the moonshot (queens.json); constellations: its section",
+    )
+    parser.add_argument("--constellations", type=int, nargs="+", default=[16, 17])
+    parser.add_argument("--workers", type=int, default=2, help="threads of the parallel run")
+    parser.add_argument("--constellations-out", type=Path, default=CONSTELLATION_RESULTS)
+    parser.add_argument(
+        "--task-times", type=int, nargs="+", default=None, help="time every task of these N"
+    )
     args = parser.parse_args()
     if args.quick:
         args.sizes, args.moonshot = [13, 14], 15
+        args.constellations = [14, 15]
+    if args.task_times:
+        for n in args.task_times:
+            task_times(n, CONSTELLATION_RESULTS.parent)
+        return
+    if "constellations" in args.parts:
+        run_constellations(args)
+    if "classic" not in args.parts:
+        return
 
     from boardgames.queens.counting import load_kernels
 
     load_kernels("parallel")
     workers = os.cpu_count() or 1
-    methods = ["numba", "parallel", "symmetry", "symmetry-parallel"]
+    methods = [
+        "numba",
+        "parallel",
+        "symmetry",
+        "symmetry-parallel",
+        "constellations",
+        "constellations-parallel",
+    ]
     report: dict[str, object] = {
         "machine": cpu_model(),
         "cores": workers,
@@ -245,6 +453,38 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+
+
+def run_constellations(args: argparse.Namespace) -> None:
+    """The constellation section: JIT times, then the interleaved rounds; writes JSON."""
+    from boardgames.queens.counting import load_kernels
+
+    load_kernels("constellations-parallel", args.workers)
+    report: dict[str, object] = {
+        "machine": cpu_model(),
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average_start": os.getloadavg()[0],
+        "repeats": args.repeats,
+        "command": " ".join(["python", "benchmarks/queens_bench.py", *sys.argv[1:]]),
+        "reference": "c-best: the faster of benchmarks/queens_c/queens.c built with gcc -O3 "
+        "and with -O3 -march=native, per round (wall and CPU time separately)",
+    }
+    report["jit"] = constellation_jit_times()
+    with tempfile.TemporaryDirectory() as work:
+        builds = build_c(Path(work))
+        plain = {k: v for k, v in builds.items() if k in PLAIN_C}
+        report["sizes"] = constellations_section(
+            args.constellations, args.repeats, args.workers, plain
+        )
+    report["load_average_end"] = os.getloadavg()[0]
+    print(f"\nJIT (constellation kernels): {report['jit']}")
+    print(f"load average {report['load_average_start']:.2f} -> {report['load_average_end']:.2f}")
+    out: Path = args.constellations_out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 
 def print_size(n: int, data: dict[str, object]) -> None:

@@ -50,6 +50,9 @@ POLL_SECONDS = 0.002
 """How often the client looks for finished tasks (and sees a Ctrl-C): often enough that a
 worker is never kept waiting for its next task."""
 CHECKPOINT_FORMAT = 1
+REFRESH_SECONDS = 2.0
+"""How often the number of workers (shown, and sizing the window of submitted tasks) is
+asked of the scheduler."""
 FSYNC_SECONDS = 2.0
 """A checkpoint is flushed after every record and synced to disk at most this often."""
 
@@ -304,9 +307,24 @@ class Checkpoint:
 # --- running tasks -----------------------------------------------------------------------
 
 
-def _task_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
-    """What a worker runs: ``fn(*args)`` and its time. numba's thread count is set to the
-    threads the worker was given (numba would start one thread a core and oversubscribe)."""
+def _task_call(
+    fn: Callable[..., Any], args: tuple[Any, ...], expect: dict[str, str] | None = None
+) -> tuple[Any, float]:
+    """What a worker runs: ``fn(*args)`` and its time. ``expect``: the client's boardgames
+    version and source digest, checked first (a worker may join after the check made on
+    connecting). numba's thread count is set to the threads the worker was given (numba
+    would start one thread a core and oversubscribe)."""
+    if expect is not None:
+        mine = _worker_ident()
+        if mine != expect:
+            from distributed import get_worker
+
+            raise RuntimeError(
+                f"worker {get_worker().address} has boardgames {mine['version']} (source "
+                f"{mine['digest']}), "
+                f"the client {expect['version']} (source {expect['digest']}); install the "
+                "same version on every machine"
+            )
     threads = _worker_threads()
     numba = __import__("sys").modules.get("numba")
     if numba is not None and threads:
@@ -325,15 +343,21 @@ def _worker_threads() -> int | None:
         return None
 
 
+_DIGEST: list[str] = []
+
+
 def source_digest() -> str:
     """A short digest of the installed package's source files, to tell apart two installs
-    that carry the same version number but not the same code."""
+    that carry the same version number but not the same code (computed once a process)."""
+    if _DIGEST:
+        return _DIGEST[0]
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
-    return h.hexdigest()[:12]
+    _DIGEST.append(h.hexdigest()[:12])
+    return _DIGEST[0]
 
 
 def _worker_ident() -> dict[str, str]:
@@ -362,6 +386,7 @@ class Runner:
         self.client: Any = None
         self.cluster: Any = None
         self.startup_seconds = 0.0
+        self._sized: tuple[float, int, int] | None = None
 
     @property
     def where(self) -> str:
@@ -369,18 +394,23 @@ class Runner:
 
     @property
     def workers(self) -> int:
-        if self.client is None:
-            return 1
-        with contextlib.suppress(Exception):
-            return max(1, len(self.client.scheduler_info()["workers"]))
-        return 1
+        """Worker processes of the cluster now (1 in-process); asked at most every
+        :data:`REFRESH_SECONDS`."""
+        return self._size()[0]
 
     def threads(self) -> int:
+        """Threads of all workers together (1 in-process)."""
+        return self._size()[1]
+
+    def _size(self) -> tuple[int, int]:
         if self.client is None:
-            return 1
-        with contextlib.suppress(Exception):
-            return max(1, sum(self.client.nthreads().values()))
-        return 1
+            return 1, 1
+        now = time.monotonic()
+        if self._sized is None or now - self._sized[0] > REFRESH_SECONDS:
+            with contextlib.suppress(Exception):
+                threads = self.client.nthreads()
+                self._sized = (now, max(1, len(threads)), max(1, sum(threads.values())))
+        return (self._sized[1], self._sized[2]) if self._sized else (1, 1)
 
     def as_dict(self) -> dict[str, Any]:
         """Where it ran, for JSON output."""
@@ -399,8 +429,14 @@ class Runner:
         import logging
 
         t = time.perf_counter()
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         from distributed import Client
+
+        # after the import, which sets distributed's own levels: the client's reconnect
+        # attempts and the workers' comings and goings are not the user's business; what
+        # matters ends as one ClusterError line
+        for name in [*logging.root.manager.loggerDict, "tornado", "asyncio"]:
+            if name.split(".")[0] in ("distributed", "tornado", "asyncio"):
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
         try:
             if self.spec.kind == "local":
@@ -613,9 +649,12 @@ class Runner:
 
         client = self.client
         run = os.urandom(4).hex()
+        expect = _worker_ident()
         queue: Iterator[tuple[str, tuple[Any, ...]]] = iter(todo)
         names: dict[str, str] = {}
-        pending = as_completed()
+        # results travel back as they finish, many at once (future.result() one by one
+        # would cost a round trip of about 10 ms each)
+        pending = as_completed(with_results=True, raise_errors=False)
         lost_since: float | None = None
 
         def top_up() -> None:
@@ -626,8 +665,9 @@ class Runner:
                     return
                 key, args = item
                 future = client.submit(
-                    _task_call, fn, args, key=f"bg-{run}-{key}", pure=False, retries=retries
-                )
+                    _task_call, fn, args, expect, key=f"bg-{run}-{key}", pure=False,
+                    retries=retries,
+                )  # fmt: skip
                 names[future.key] = key
                 pending.add(future)
 
@@ -644,17 +684,17 @@ class Runner:
                         lost_since = None
                     time.sleep(POLL_SECONDS)
                     continue
-                for future in batch:
+                for future, answer in batch:
                     key = names.pop(future.key)
-                    try:
-                        result, seconds = future.result()
-                    except Exception as e:
+                    if future.status != "finished" or isinstance(answer, BaseException):
                         if client.status != "running":
-                            raise self._lost(checkpoint) from None
+                            raise self._lost(checkpoint)
+                        e = answer[1] if isinstance(answer, tuple) else answer
                         raise ClusterError(
                             f"task {key} failed: {type(e).__name__}: {_first_line(e)}"
-                        ) from None
+                        )
                     future.release()
+                    result, seconds = answer
                     finished(key, result, seconds)
                 top_up()
         except BaseException:

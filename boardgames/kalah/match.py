@@ -273,7 +273,7 @@ def _run_all(
 @click.option("--seeds", default=6, show_default=True,
               help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).")  # fmt: skip
 @click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
-@click.option("--jobs", default=0, show_default="one per core",
+@click.option("--jobs", type=int, default=None, show_default="one per core",
               help="Worker processes on this machine (1: play in this process); the same as "
                    "--cluster local:JOBS.")  # fmt: skip
 @cluster_options("the games")
@@ -287,7 +287,7 @@ def match(
     pits: int,
     seeds: int,
     rules: str,
-    jobs: int,
+    jobs: int | None,
     cluster: ClusterSpec | None,
     checkpoint: Path | None,
     as_json: bool,
@@ -316,9 +316,9 @@ def match(
         raise click.UsageError(f"--games must be 1 to 100000, got {games}")
     if not 0 <= opening_plies <= 200:
         raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening_plies}")
-    if not 0 <= jobs <= MAX_JOBS:
-        raise click.UsageError(f"--jobs must be 0 (one per core) to {MAX_JOBS}, got {jobs}")
-    if cluster is not None and jobs:
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise click.UsageError(f"--jobs must be 1 to {MAX_JOBS} processes, got {jobs}")
+    if cluster is not None and jobs is not None:
         raise click.UsageError("give --jobs (processes here) or --cluster, not both")
     jobs = min(jobs or os.cpu_count() or 1, games)
     if cluster is None and jobs > 1:

@@ -11,6 +11,7 @@ import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import click
 from rich.columns import Columns
@@ -18,6 +19,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from boardgames.cli import InputError
+from boardgames.core.cluster import ClusterSpec, cluster_options
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Progress, Stopped, exit_stopped, interruptible
 from boardgames.core.protocol import GameError, quote
@@ -230,7 +233,10 @@ def _check_workers(workers: int | None) -> None:
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
-    return "bitmask" if n <= 9 and workers is None else "symmetry-parallel"
+    if n <= 9 and workers is None:
+        return "bitmask"
+    # measured on 2 cores: the start constellations win from N = 14 (1.5x at N = 15, 16)
+    return "constellations-parallel" if n >= 14 else "symmetry-parallel"
 
 
 @queens.command()
@@ -239,11 +245,23 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
 @click.option(
     "--method",
     type=click.Choice(
-        ["auto", "naive", "tables", "bitmask", "numba", "parallel", "symmetry", "symmetry-parallel"]
+        [
+            "auto",
+            "naive",
+            "tables",
+            "bitmask",
+            "numba",
+            "parallel",
+            "symmetry",
+            "symmetry-parallel",
+            "constellations",
+            "constellations-parallel",
+        ]
     ),
     default="auto",
     show_default=True,
-    help="How to count (auto: bitmask up to N = 9, symmetry-parallel above). " + _method_help(),
+    help="How to count (auto: bitmask up to N = 9, symmetry-parallel up to 13, "
+    "constellations-parallel above). " + _method_help(),
 )
 @click.option(
     "--workers",
@@ -251,19 +269,54 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     default=None,
     help="Threads for the parallel methods (default: every core).",
 )
+@cluster_options("the count")
+@click.option(
+    "--tasks",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    help="With --cluster or --checkpoint: cut the start constellations into this many tasks "
+    "(default: a few seconds of work each, at least 256 tasks from N = 18 on).",
+)
+@click.option("--yes", is_flag=True, help="Start a count estimated at more than a day.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
-def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: bool) -> None:
-    """Count the solutions for N (1 to 24) without listing them.
+def count(
+    n: int,
+    fundamental: bool,
+    method: str,
+    workers: int | None,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    tasks: int | None,
+    yes: bool,
+    as_json: bool,
+) -> None:
+    """Count the solutions for N (1 to 27) without listing them.
 
     A count that takes more than a second shows its progress on stderr with an estimate
     of the time left (a bar on a terminal, a line every few seconds otherwise), measured
     in solutions found against the published total. Ctrl-C stops any method within a
     second (status 130). Times exclude loading the numba kernels (a one-off compile on
     first use, cached afterwards).
+
+    From N = 18 on, a count by start constellations (the default) first says how long it
+    will take, from a timed sample of them, and refuses work of more than a day without
+    --yes.
+    With --cluster the start constellations are Dask tasks (local worker processes or a
+    running scheduler); with --checkpoint a stopped count goes on where it stopped.
     """
     from boardgames.queens.counting import JIT_METHODS, run_count
 
     _check(n, MAX_COUNT_N)
+    if cluster is not None or checkpoint is not None:
+        if method != "auto" or workers is not None:
+            raise click.UsageError(
+                "--cluster and --checkpoint count by start constellations, one thread a "
+                "worker: leave out --method and --workers"
+            )
+        _count_on_cluster(n, fundamental, cluster, checkpoint, tasks, yes, as_json)
+        return
+    if tasks is not None:
+        raise click.UsageError("--tasks applies with --cluster or --checkpoint only")
     method = _pick_method(method, n, workers)
     if workers is not None and not method.endswith("parallel"):
         raise click.UsageError("--workers applies to the parallel methods only")
@@ -272,6 +325,8 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     try:
         if method in JIT_METHODS:
             _load_kernels(err, method, workers)
+        if method.startswith("constellations"):  # what the estimate measures
+            _check_duration(err, n, _threads(method, workers), yes)
         with _count_progress(err, n, method) as bar:
             result = run_count(n, method, fundamental, workers, bar.update)
     except Stopped as e:
@@ -283,6 +338,114 @@ def count(n: int, fundamental: bool, method: str, workers: int | None, as_json: 
     how = f"{method}, {result.workers} workers" if method.endswith("parallel") else method
     make_console().print(
         f"N = {n}: [bold]{result.count:,}[/] {kind} ({how}, {result.seconds:.3f} s)"
+    )
+
+
+ESTIMATE_FROM_N = 18
+"""From this N on, a count first prints an estimate of its duration."""
+
+
+def _threads(method: str, workers: int | None) -> int:
+    import os
+
+    return (workers or os.cpu_count() or 1) if method.endswith("parallel") else 1
+
+
+def _check_duration(err: Console, n: int, threads: int, yes: bool) -> None:
+    """Say how long a count of N will take on ``threads`` threads (from N =
+    :data:`ESTIMATE_FROM_N` on); refuse work of more than a day without ``yes``."""
+    if n < ESTIMATE_FROM_N:
+        return
+    from boardgames.core.cluster import describe_estimate
+    from boardgames.core.progress import DAY
+    from boardgames.queens.tasks import estimate
+
+    with interruptible(lambda: "Stopped (Ctrl-C) while estimating the count's duration."):
+        guess = estimate(n)
+    seconds = guess.wall(threads)
+    basis = f"timed on {guess.sampled:,} start constellations"
+    if guess.at_n != n:
+        basis += f" of N = {guess.at_n}, scaled by the solution counts"
+    err.print(Text(f"N = {n}: {describe_estimate(seconds, threads)} ({basis})."), soft_wrap=True)
+    if seconds > DAY and not yes:
+        raise InputError(
+            f"N = {n} would take {describe_estimate(seconds, threads)}; add --yes to start "
+            "it anyway, or spread it over a cluster (--cluster)"
+        )
+
+
+def _count_on_cluster(
+    n: int,
+    fundamental: bool,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    chunks: int | None,
+    yes: bool,
+    as_json: bool,
+) -> None:
+    """``queens count`` with --cluster or --checkpoint: start constellations as tasks."""
+    from boardgames.core.cluster import Checkpoint, Runner
+    from boardgames.queens import tasks as queens_tasks
+    from boardgames.queens.solve import expected_total
+
+    err = make_console(stderr=True)
+    counted = 0
+    try:
+        with Runner(cluster, err) as runner:
+            with Progress("Loading the numba kernels on the workers", console=err, delay=3.0):
+                warm = runner.warm(queens_tasks.warm, n)
+            _check_duration(err, n, runner.threads(), yes)
+            plan = queens_tasks.plan(n, fundamental, chunks)
+            bar = Progress(f"N = {n}, constellations", expected_total(n), "solutions", console=err)
+
+            def add(key: str, value: int) -> None:
+                nonlocal counted
+                if plan.kind(key) == "border":
+                    counted += value
+                    bar.update(counted, detail=f"{runner.workers} workers")
+
+            report = runner.run(
+                queens_tasks.count_task,
+                plan.tasks,
+                label=f"N = {n}",
+                checkpoint=Checkpoint(checkpoint, plan.job) if checkpoint else None,
+                on_result=add,
+                progress=bar,
+            )
+            where = runner.as_dict()
+            startup = runner.startup_seconds
+    except Stopped as e:
+        exit_stopped(e, err)
+    total = sum(v for k, v in report.results.items() if plan.kind(k) == "border")
+    result: dict[str, object] = {"n": n, "fundamental": fundamental}
+    if fundamental:
+        value, parts = queens_tasks.fundamental_total(n, report.results)
+        result.update(count=value, **parts)
+    else:
+        result["count"] = value = total
+    result.update(
+        method="constellations",
+        seconds=round(report.seconds, 6),
+        **where,
+        tasks=len(plan.tasks),
+        computed=report.computed,
+        resumed=report.resumed,
+        constellations=plan.constellations,
+        startup_seconds=round(startup, 3),
+        warmup_seconds=round(max(warm.values(), default=0.0), 3),
+    )
+    if checkpoint is not None:
+        result["checkpoint"] = str(checkpoint)
+    if as_json:
+        print_json(result)
+        return
+    kind = "fundamental solutions" if fundamental else "solutions"
+    resumed = f", {report.resumed:,} from {checkpoint}" if report.resumed else ""
+    place = "in this process" if cluster is None else f"on {where['workers']} workers ({cluster})"
+    make_console().print(
+        f"N = {n}: [bold]{value:,}[/] {kind} (constellations, {len(plan.tasks):,} tasks"
+        f"{resumed}, {place}, {report.seconds:.3f} s)",
+        soft_wrap=True,
     )
 
 
@@ -313,7 +476,8 @@ def _count_progress(err: Console, n: int, method: str) -> Progress:
 @click.option("--fundamental", is_flag=True, help="Compare fundamental counts instead.")
 @click.option(
     "--methods",
-    default="naive,tables,bitmask,numba,parallel,symmetry,symmetry-parallel",
+    default="naive,tables,bitmask,numba,parallel,symmetry,symmetry-parallel,constellations,"
+    "constellations-parallel",
     show_default=True,
     help="Comma-separated methods to run (speed-ups are against the first).",
 )
@@ -370,7 +534,8 @@ def compare_command(
     if slow:
         err.print(
             f"Note: {', '.join(slow)} at N = {n} may take minutes to hours (Ctrl-C stops); "
-            "--methods numba,parallel,symmetry,symmetry-parallel runs the fast ones only."
+            "--methods numba,symmetry,constellations,constellations-parallel runs the fast "
+            "ones only."
         )
     jit_seconds = None
     results = []

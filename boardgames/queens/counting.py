@@ -11,6 +11,10 @@ subtasks of about 13,000 solutions, a few milliseconds each), generated 200,000 
 at a time so that memory stays small, shuffled, and counted in batches sized to
 :data:`BATCH_SECONDS` (:mod:`boardgames.core.progress`). A subtask's completions are the
 sum of its parts', so the counts are those of one call over the whole board.
+
+The constellation methods (:mod:`boardgames.queens.constellations`) work the same way on
+their own tasks: the canonical start constellations, split by more preset queens from
+N = 20 on (:func:`constellation_split`), shuffled and counted in batches.
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ JIT_METHODS: dict[str, str] = {
     "parallel": "numba kernel with prange",
     "symmetry": "one per symmetry class, 1 thread",
     "symmetry-parallel": "symmetry with prange",
+    "constellations": "border queens first, one per symmetry class, 1 thread",
+    "constellations-parallel": "constellations with prange",
 }
-PARALLEL_METHODS = ("parallel", "symmetry-parallel")
+PARALLEL_METHODS = ("parallel", "symmetry-parallel", "constellations-parallel")
+CONSTELLATION_METHODS = ("constellations", "constellations-parallel")
 METHODS: dict[str, str] = {name: desc for name, (_, _, desc) in PURE_METHODS.items()}
 METHODS.update(JIT_METHODS)
 """Every counting method, fastest last, with a one-line description."""
@@ -56,6 +63,9 @@ ROOT_DEPTH = 3
 method's roots are its two first rows); each root is split further when it is counted."""
 SYMMETRY_MIN_N = 5
 """Smallest N for the symmetry search; smaller boards use the mirror kernel."""
+CONSTELLATIONS_MIN_N = 4
+"""Smallest N for the constellations (:data:`boardgames.queens.constellations.MIN_N`);
+smaller boards use the mirror kernel."""
 LEAVES_PER_GROUP = 200_000
 """About this many subtasks are generated at a time (a few MB of masks)."""
 SPLIT_STEP = 3
@@ -82,6 +92,14 @@ def pure_depth(n: int) -> int:
     """Rows placed in each subtask of the pure-Python methods: progress every second or
     so (Ctrl-C stops Python code at once anyway)."""
     return max(2, min(n - 1, n - 12))
+
+
+def constellation_split(n: int) -> int:
+    """Preset queens added to each start constellation before it is counted: none up to
+    N = 19 (one thread: 0.29 ms a task on average at N = 17, 1.5 ms at N = 18, 99.9% of
+    them under ten times that; about 7 ms at N = 19), then one per N, as each N
+    multiplies the work about as much as one more preset queen multiplies the tasks."""
+    return max(0, n - 19)
 
 
 def rotation_levels(n: int) -> int:
@@ -127,12 +145,14 @@ class Interrupted(Stopped):
 
 
 def load_kernels(method: str, workers: int | None = None) -> tuple[Any, int]:
-    """Import (and if needed compile) the kernels for a jitted method; return the module and
-    the number of threads it will use. Compiling happens here, not inside the timing."""
-    from boardgames.queens import kernels
+    """Import (and if needed compile) the jitted kernels, the constellations' too; return
+    the kernels module and the number of threads ``method`` will use. Compiling happens
+    here, not inside the timing."""
+    from boardgames.queens import constellations, kernels
 
     used = kernels.set_workers(workers) if method in PARALLEL_METHODS else 1
     kernels.warm_up()
+    constellations.warm_up()
     return kernels, used
 
 
@@ -250,6 +270,30 @@ def _count_symmetry(n: int, kernels: Any, parallel: bool, used: int, c: _Counter
     _count_tree(tasks, rows, expand, count, BatchSizer(first=2 * used, minimum=used), rng)
 
 
+def _count_constellations(n: int, parallel: bool, used: int, c: _Counter) -> None:
+    """All solutions by the start constellations: the canonical tasks, split by
+    :func:`constellation_split` more preset queens, shuffled and counted in batches;
+    each task's completions count ``weight`` times."""
+    import numpy as np
+
+    from boardgames.queens import constellations as cm
+
+    roots = cm.constellation_tasks(n)
+    rng = np.random.default_rng(SEED)
+    kernel = cm.count_constellations_parallel if parallel else cm.count_constellations
+
+    def expand(t: Tasks, rows: int) -> Tasks:
+        return (cm.expand_constellations(n, t[0], rows)[0],)
+
+    def count(t: Tasks) -> None:
+        found = kernel(n, t[0])
+        c.add(int((found * t[0][:, cm.WEIGHT]).sum()), subtasks=len(found))
+
+    tasks = (roots[rng.permutation(len(roots))],)
+    sizer = BatchSizer(first=2 * used, minimum=used)
+    _count_tree(tasks, constellation_split(n), expand, count, sizer, rng)
+
+
 def _fixed_by_rotation(n: int, quarter: bool, kernels: Any, parallel: bool, used: int) -> int:
     """Solutions fixed by the 90° (``quarter``) or 180° rotation, by the jitted search in
     batches of :func:`rotation_levels` placed orbits."""
@@ -295,9 +339,11 @@ def run_count(
     """Count all (or fundamental) solutions for N by ``method``; time excludes JIT loading.
 
     Fundamental counts use Burnside's lemma (see :mod:`boardgames.queens.solve`): the total
-    by ``method`` plus the solutions fixed by the 90° and 180° rotations; ``naive``
-    canonicalises every solution instead (slow, and independent of Burnside), and the
-    symmetry methods count the classes directly.
+    by ``method`` plus the solutions fixed by the 90° and 180° rotations (the
+    constellation methods too: a border's weight says nothing about how many of its
+    solutions are symmetric, and the rotation counts are cheap); ``naive`` canonicalises
+    every solution instead (slow, and independent of Burnside), and the symmetry methods
+    count the classes directly.
     ``progress(counted, expected)`` is called after every batch. Raises
     :class:`Interrupted` on Ctrl-C (seen within about :data:`BATCH_SECONDS`).
     """
@@ -317,6 +363,8 @@ def run_count(
             _count_pure(n, method, c)
         elif method.startswith("symmetry") and n >= SYMMETRY_MIN_N:
             _count_symmetry(n, kernels, parallel, used, c)
+        elif method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N:
+            _count_constellations(n, parallel, used, c)
         else:
             _count_plain(n, kernels, parallel, used, c)
         count = c.total

@@ -109,6 +109,7 @@ def check_clean_stop(run: Stopped) -> None:
         ("numba", ["--fundamental"]),
         ("parallel", []),
         ("symmetry", ["--fundamental"]),
+        ("constellations-parallel", []),
     ],
 )
 def test_queens_count_stops(method: str, extra: list[str], tmp_path: Path) -> None:

@@ -26,11 +26,13 @@ class DaskCluster:
     scheduler: subprocess.Popen[bytes]
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
-    def add_worker(self, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    def add_worker(
+        self, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "dask", "worker", self.address, "--nworkers", "1",
              "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         self.workers.append(proc)
         return proc
@@ -87,7 +89,8 @@ def start_cluster(where: Path, workers: int = 2) -> DaskCluster:
     try:
         for _ in range(workers):
             cluster.add_worker()
-        cluster.wait_for_workers(workers)
+        if workers:
+            cluster.wait_for_workers(workers)
     except BaseException:
         cluster.stop()
         raise

@@ -25,7 +25,14 @@ from boardgames.queens.solve import (
 # OEIS A000170 and A002562, N = 1..13
 ALL = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
 FUNDAMENTAL = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233]
-JITTED = ["numba", "parallel", "symmetry", "symmetry-parallel"]
+JITTED = [
+    "numba",
+    "parallel",
+    "symmetry",
+    "symmetry-parallel",
+    "constellations",
+    "constellations-parallel",
+]
 
 
 @pytest.mark.parametrize("n", range(4, 13))

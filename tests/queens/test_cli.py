@@ -102,8 +102,8 @@ def test_solve_without_numba() -> None:
         (["solve", "-n", "x"], "is not a valid integer"),
         (["solve", "--format", "xml"], "'xml' is not one of"),
         (["solve", "--limit", "0"], "0 is not in the range x>=1"),
-        (["count", "-n", "25"], "N must be from 1 to 24"),
-        (["count", "-n", "-1"], "N must be from 1 to 24"),
+        (["count", "-n", "28"], "N must be from 1 to 27"),
+        (["count", "-n", "-1"], "N must be from 1 to 27"),
         (["count", "--method", "magic"], "'magic' is not one of"),
         (
             ["count", "--method", "numba", "--workers", "2"],
@@ -122,13 +122,16 @@ def test_bad_options_give_one_clear_line(args: list[str], message: str) -> None:
 def test_count_text_and_json() -> None:
     r = run("queens", "count")
     assert r.exit_code == 0 and "N = 8: 92 solutions (bitmask" in r.stdout
-    methods = ("naive", "tables", "bitmask", "numba", "parallel", "symmetry", "symmetry-parallel")
+    methods = ("naive", "tables", "bitmask", "numba", "parallel", "symmetry", "symmetry-parallel",
+               "constellations", "constellations-parallel")  # fmt: skip
     for method in methods:
         data = json.loads(run("queens", "count", "-n", "10", "--method", method, "--json").stdout)
         assert data["count"] == 724 and data["method"] == method and data["n"] == 10
         assert data["fundamental"] is False and data["seconds"] >= 0
     data = json.loads(run("queens", "count", "-n", "11", "--fundamental", "--json").stdout)
     assert data["count"] == 341 and data["method"] == "symmetry-parallel" and data["fundamental"]
+    data = json.loads(run("queens", "count", "-n", "14", "--fundamental", "--json").stdout)
+    assert data["count"] == 45752 and data["method"] == "constellations-parallel"
 
 
 def test_count_workers() -> None:
@@ -171,6 +174,8 @@ def test_compare_json_agrees() -> None:
         "parallel",
         "symmetry",
         "symmetry-parallel",
+        "constellations",
+        "constellations-parallel",
     ]
     assert {m["count"] for m in data["methods"]} == {92}
     assert data["jit_load_seconds"] is not None
@@ -191,7 +196,7 @@ def test_compare_bad_methods() -> None:
     r = run("compare", "queens", "--workers", "999")
     assert r.exit_code == 2 and "this machine has" in r.output
     r = run("compare", "queens", "-n", "0")
-    assert r.exit_code == 2 and "N must be from 1 to 24" in r.output
+    assert r.exit_code == 2 and "N must be from 1 to 27" in r.output
 
 
 def test_compare_plot(tmp_path) -> None:

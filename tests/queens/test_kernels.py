@@ -24,7 +24,15 @@ FUNDAMENTAL = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787]  # OEIS A002562
 # OEIS A000170 / A002562 beyond RULES.md, for the slow set.
 ALL_BIG = {13: 73712, 14: 365596, 15: 2279184, 16: 14772512}
 FUNDAMENTAL_BIG = {13: 9233, 14: 45752, 15: 285053, 16: 1846955}
-FAST_METHODS = ["bitmask", "numba", "parallel", "symmetry", "symmetry-parallel"]
+FAST_METHODS = [
+    "bitmask",
+    "numba",
+    "parallel",
+    "symmetry",
+    "symmetry-parallel",
+    "constellations",
+    "constellations-parallel",
+]
 
 
 # naive and tables run through count_pure in test_solve; here the driver and the kernels.

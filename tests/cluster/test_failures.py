@@ -1,0 +1,72 @@
+"""What goes wrong on a real cluster is one line: the scheduler lost mid-count, a worker that
+runs other boardgames code. Each test has a cluster of its own (it breaks it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.cluster.conftest import start_cluster
+
+
+def test_the_scheduler_lost_mid_count(tmp_path: Path) -> None:
+    cluster = start_cluster(tmp_path, workers=1)
+    ckpt = tmp_path / "n17.ckpt"
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "boardgames", "queens", "count", "-n", "17", "--tasks", "300",
+             "--cluster", cluster.address, "--checkpoint", str(ckpt)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if ckpt.exists() and len(ckpt.read_text().splitlines()) > 5:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the count ended before the scheduler could be killed"
+        os.kill(cluster.scheduler.pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        cluster.stop()
+    assert proc.returncode == 1
+    lines = err.strip().splitlines()
+    kept = len(ckpt.read_text().splitlines()) - 1
+    assert lines[-1] == (
+        f"Error: lost the Dask scheduler at {cluster.address}; {ckpt} keeps the {kept:,} "
+        "finished tasks; rerun with it to go on"
+    )
+    assert "Traceback" not in err and "ERROR" not in err
+
+
+def test_a_worker_with_other_code_is_named(tmp_path: Path) -> None:
+    """A worker whose boardgames differs from the client's (here: a copy of the package with
+    one comment more, first on the worker's path) is refused on connecting."""
+    import boardgames
+
+    copy = tmp_path / "other"
+    shutil.copytree(Path(boardgames.__file__).parent, copy / "boardgames",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    with (copy / "boardgames" / "__init__.py").open("a") as f:
+        f.write("\n# another build\n")
+    cluster = start_cluster(tmp_path, workers=0)
+    try:
+        # (run from elsewhere: `python -m` puts the current directory first on the path)
+        cluster.add_worker(env={**os.environ, "PYTHONPATH": str(copy)}, cwd=tmp_path)
+        cluster.wait_for_workers(1)
+        r = subprocess.run(
+            [sys.executable, "-m", "boardgames", "queens", "count", "-n", "10", "--cluster",
+             cluster.address],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        cluster.stop()
+    assert r.returncode == 1, r.stdout
+    line = r.stderr.strip().splitlines()[-1]
+    assert line.startswith("Error: worker tcp://127.0.0.1:") and "has boardgames" in line
+    assert "install the same version on every machine" in line
+    assert "Traceback" not in r.stderr
