@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "boardgames.compare_cli:compare",
         "Compare search strategies or counting methods side by side.",
     ),
+    "cache": ("boardgames.cache_cli:cache", "Endgame tables and compiled kernels on disk."),
 }
 
 

@@ -23,30 +23,46 @@ potential depends only on the column sums (pit ``i`` of both rows together), so 
 is walked column vector by column vector in decreasing potential, each split between
 the rows as a mixed-radix number: no memory per position beside the table itself.
 
-Tables are cached on disk (``$XDG_CACHE_HOME/boardgames`` or ``~/.cache/boardgames``),
-keyed by rules, pits, stone limit, the table :data:`FORMAT` and a fingerprint of the rule
-kernels' behaviour (every move of a few hundred random positions), so a change of the
-rules never reuses an old table.
+Tables are cached on disk (:func:`boardgames.cache_dir`: ``$BOARDGAMES_CACHE``, else
+``$XDG_CACHE_HOME/boardgames``, else ``~/.cache/boardgames``), keyed by rules, pits, stone
+limit, the table :data:`FORMAT` and a fingerprint of the rule kernels' behaviour (every
+move of a few hundred random positions), so a change of the rules never reuses an old
+table.
+
+A saved table is a one-dimensional int8 ``.npy`` file (``np.load`` reads it) followed by
+a trailer: :data:`CHECKSUM_MAGIC` and one line of JSON holding the XXH64 of each level (the
+positions of one stone count). Loading checks every level, hashing each chunk while the
+next one is read (:func:`_read_table`), and a table that does not match is never used
+(:class:`DamagedTable`). Files saved before the trailer existed still load, as
+*unverified* (``EndgameTable.verified`` is False).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
+import queue
+import re
+import shutil
+import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
+from boardgames import cache_dir
 from boardgames.core import kernels as core_kernels
 from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
 from boardgames.core.prefetch import prefetch
-from boardgames.core.progress import BATCH_SECONDS, BatchSizer
+from boardgames.core.progress import BATCH_SECONDS, BatchSizer, format_bytes
 from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.kernels import apply_move, make_params, result
 
@@ -305,6 +321,9 @@ class EndgameTable:
     build_seconds: float = 0.0
     loaded_from: Path | None = None
     empty_capture: bool = False
+    verified: bool | None = None
+    """Read from a file: True if every level matched its checksum, False if the file was
+    saved before checksums (unverified); None for a table built in this process."""
 
     @property
     def nbytes(self) -> int:
@@ -320,8 +339,7 @@ class EndgameTable:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "boardgames"
+    return cache_dir()
 
 
 FORMAT = 2
@@ -369,6 +387,7 @@ def _version_key(pits: int, empty_capture: bool) -> str:
 
 
 def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
+    """The file of this table in the cache (for today's rule kernels)."""
     variant = rules + ("-empty-capture" if empty_capture else "")
     key = _version_key(pits, empty_capture)
     return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{key}.npy"
@@ -406,7 +425,7 @@ def build(
         path, k = base
         if not 0 <= k < stones:
             raise ValueError(f"a base table has fewer stones than {stones}, got {k}")
-        _read_table(path, table[: int(offsets[k + 1])])
+        _read_table(path, table[: int(offsets[k + 1])])  # every level checked
         first = k + 1
     for lo in range(int(offsets[first]), table.shape[0], IO_CHUNK):
         table[lo : lo + IO_CHUNK] = UNKNOWN  # in slices: the first touch of a page is slow
@@ -447,27 +466,356 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
     return sorted(found)
 
 
-def _read_table(path: Path, into: np.ndarray | None = None) -> np.ndarray:
-    """A saved table (a one-dimensional int8 ``.npy``), read onto huge pages, or into
-    ``into`` (which must have its length)."""
+# --- checksums: XXH64 of each level -------------------------------------------------------
+#
+# XXH64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md), seed 0, of
+# each level's bytes, exactly as the reference implementation computes it (the tests check
+# known digests). It runs at memory speed (9 GB/s on an idle core here; blake2b 0.6,
+# zlib.crc32 2.3, the xxhash package's XXH3 no faster from memory), and the chunk just read
+# is hashed while the next one is read, which hides the hashing only while a second core
+# is free (benchmarks/table_checksum.py). A level starts at any byte, so its 8-byte words
+# are put together from two aligned words (little-endian machines: x86-64, arm64).
+
+_P1 = np.uint64(0x9E3779B185EBCA87)
+_P2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_P3 = np.uint64(0x165667B19E3779F9)
+_P4 = np.uint64(0x85EBCA77C2B2AE63)
+_P5 = np.uint64(0x27D4EB2F165667C5)
+_ZERO = np.uint64(0)
+_SEED_STATE = [(int(_P1) + int(_P2)) % 2**64, int(_P2), 0, -int(_P1) % 2**64]
+"""XXH64's four lanes at the start, seed 0."""
+_STRIPE = 32
+"""Bytes XXH64 takes per round (four 8-byte lanes)."""
+HASH_CHUNK = 4 * 2**20
+"""Bytes read between two hashing steps when a table is verified as it loads: small
+enough to be hashed while still in the processor's cache."""
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@njit(cache=True, inline="always")
+def _round(acc, word):
+    return _rotl(acc + word * _P2, 31) * _P1
+
+
+@njit(cache=True, inline="always")
+def _word(words, data, p):
+    """The little-endian 8-byte word at byte ``p`` of ``data`` (``words``: its aligned
+    8-byte view)."""
+    q = p >> 3
+    r = p & 7
+    if r == 0 and q < words.shape[0]:
+        return words[q]
+    if q + 1 < words.shape[0]:
+        shift = np.uint64(8 * r)
+        return (words[q] >> shift) | (words[q + 1] << (np.uint64(64) - shift))
+    w = _ZERO
+    for i in range(8):
+        w |= np.uint64(data[p + i]) << np.uint64(8 * i)
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _xxh64_stripes(acc, words, data, lo, count):
+    """XXH64's main loop over ``count`` stripes from byte ``lo``; ``acc`` is its state."""
+    v1 = acc[0]
+    v2 = acc[1]
+    v3 = acc[2]
+    v4 = acc[3]
+    q = lo >> 3
+    r = lo & 7
+    done = 0
+    if r == 0:
+        w = words[q : q + 4 * count]  # indexes from 0: no negative-index checks
+        for j in range(count):
+            v1 = _round(v1, w[4 * j])
+            v2 = _round(v2, w[4 * j + 1])
+            v3 = _round(v3, w[4 * j + 2])
+            v4 = _round(v4, w[4 * j + 3])
+        done = count
+    else:
+        # each word from two aligned ones, while the second exists
+        right = np.uint64(8 * r)
+        left = np.uint64(64) - right
+        fast = min(count, max(0, (words.shape[0] - q - 5) // 4 + 1))
+        w = words[q : q + 4 * fast + 1]
+        prev = w[0] if fast > 0 else _ZERO
+        for j in range(fast):
+            w1 = w[4 * j + 1]
+            w2 = w[4 * j + 2]
+            w3 = w[4 * j + 3]
+            w4 = w[4 * j + 4]
+            v1 = _round(v1, (prev >> right) | (w1 << left))
+            v2 = _round(v2, (w1 >> right) | (w2 << left))
+            v3 = _round(v3, (w2 >> right) | (w3 << left))
+            v4 = _round(v4, (w3 >> right) | (w4 << left))
+            prev = w4
+        done = fast
+    p = lo + _STRIPE * done
+    for _ in range(done, count):  # the last bytes of the array
+        v1 = _round(v1, _word(words, data, p))
+        v2 = _round(v2, _word(words, data, p + 8))
+        v3 = _round(v3, _word(words, data, p + 16))
+        v4 = _round(v4, _word(words, data, p + 24))
+        p += _STRIPE
+    acc[0] = v1
+    acc[1] = v2
+    acc[2] = v3
+    acc[3] = v4
+
+
+@njit(cache=True, nogil=True)
+def _xxh64_digest(acc, words, data, start, end, p):
+    """XXH64 of ``data[start:end]`` from the state after its stripes up to byte ``p``."""
+    n = end - start
+    if n >= _STRIPE:
+        h = _rotl(acc[0], 1) + _rotl(acc[1], 7) + _rotl(acc[2], 12) + _rotl(acc[3], 18)
+        for i in range(4):
+            h = (h ^ _round(_ZERO, acc[i])) * _P1 + _P4
+    else:
+        h = _P5
+    h += np.uint64(n)
+    while p + 8 <= end:
+        h ^= _round(_ZERO, _word(words, data, p))
+        h = _rotl(h, 27) * _P1 + _P4
+        p += 8
+    if p + 4 <= end:
+        k = _ZERO
+        for i in range(4):
+            k |= np.uint64(data[p + i]) << np.uint64(8 * i)
+        h ^= k * _P1
+        h = _rotl(h, 23) * _P2 + _P3
+        p += 4
+    while p < end:
+        h ^= np.uint64(data[p]) * _P5
+        h = _rotl(h, 11) * _P1
+        p += 1
+    h ^= h >> np.uint64(33)
+    h *= _P2
+    h ^= h >> np.uint64(29)
+    h *= _P3
+    h ^= h >> np.uint64(32)
+    return h
+
+
+def _aligned_bytes(data: np.ndarray) -> np.ndarray:
+    """``data`` as uint8, copied if its start is not 8-byte aligned (never, for the
+    arrays this module allocates)."""
+    data = np.ascontiguousarray(data).view(np.uint8)
+    return data if data.ctypes.data % 8 == 0 else data.copy()
+
+
+class _LevelHasher:
+    """XXH64 of consecutive byte ranges (the levels) of an array, fed as it fills up."""
+
+    def __init__(self, data: np.ndarray, bounds: np.ndarray) -> None:
+        self.data = _aligned_bytes(data)
+        self.words = self.data[: self.data.shape[0] // 8 * 8].view(np.uint64)
+        self.bounds = [int(b) for b in bounds]
+        self.level = 0
+        self.digests: list[int] = []
+        self._start_level()
+
+    def _start_level(self) -> None:
+        self.pos = self.bounds[self.level] if self.level < len(self.bounds) - 1 else 0
+        self.acc = np.array(_SEED_STATE, dtype=np.uint64)
+
+    def feed(self, ready: int) -> None:
+        """Hash what the bytes ``[0, ready)`` allow (they are final from now on)."""
+        while self.level < len(self.bounds) - 1:
+            start, end = self.bounds[self.level], self.bounds[self.level + 1]
+            stripes = (min(ready, end - (end - start) % _STRIPE) - self.pos) // _STRIPE
+            if stripes > 0:
+                _xxh64_stripes(self.acc, self.words, self.data, self.pos, stripes)
+                self.pos += stripes * _STRIPE
+            if ready < end:
+                return
+            digest = _xxh64_digest(self.acc, self.words, self.data, start, end, self.pos)
+            self.digests.append(int(digest))
+            self.level += 1
+            self._start_level()
+
+
+def xxh64(data: np.ndarray) -> int:
+    """XXH64 (seed 0) of an array's bytes."""
+    hasher = _LevelHasher(data, np.array([0, data.nbytes]))
+    hasher.feed(data.nbytes)
+    return hasher.digests[0]
+
+
+def level_bounds(pits: int, stones: int) -> np.ndarray:
+    """Where each level starts in a table, and its end: ``offsets`` of the table."""
+    offsets = np.zeros(stones + 2, dtype=np.int64)
+    offsets[1:] = np.cumsum(level_sizes(pits, stones))
+    return offsets
+
+
+def level_checksums(table: np.ndarray, pits: int, stones: int) -> list[int]:
+    """XXH64 of each level of a table (level ``n``: the positions of ``n`` stones)."""
+    hasher = _LevelHasher(table, level_bounds(pits, stones))
+    hasher.feed(table.nbytes)
+    return hasher.digests
+
+
+# --- table files ------------------------------------------------------------------------
+
+CHECKSUM_MAGIC = b"\nkalah-endgame-checksums\n"
+"""Starts the trailer after a table's entries; a line of JSON follows."""
+CHECKSUM = "xxh64"
+MAX_TRAILER = 64 * 2**10
+
+
+class DamagedTable(ValueError):
+    """A table file that must not be used; its message is one line."""
+
+
+@dataclass
+class TableFile:
+    """What a table file's header and trailer say, read without its entries."""
+
+    path: Path
+    entries: int
+    data_start: int  # byte where the entries start
+    pits: int | None = None  # None (with checksums): saved before checksums
+    stones: int | None = None
+    checksums: list[int] | None = None
+
+    @property
+    def checked(self) -> bool:
+        """Whether the file carries checksums (False: saved before them, unverified)."""
+        return self.checksums is not None
+
+
+TABLE_NAME = re.compile(
+    r"kalah-endgame-(?P<variant>[a-z]+(?:-empty-capture)?)-(?P<pits>[0-9]{1,3})p-"
+    r"(?P<stones>[0-9]{1,3})s-(?P<key>[0-9a-z]+)\.npy"
+)
+"""A table's file name in the cache (:func:`cache_path`)."""
+
+
+def name_fields(path: Path) -> tuple[str, bool, int, int, str] | None:
+    """(rules, empty capture, pits, stones, fingerprint) from a table's file name, or None."""
+    m = TABLE_NAME.fullmatch(path.name)
+    if m is None:
+        return None
+    variant = m["variant"]
+    empty_capture = variant.endswith("-empty-capture")
+    rules = variant.removesuffix("-empty-capture")
+    return rules, empty_capture, int(m["pits"]), int(m["stones"]), m["key"]
+
+
+def inspect_table(path: Path) -> TableFile:
+    """Read a table file's header and trailer. Raises :class:`DamagedTable` for a file
+    that is not a table, is cut short or has a damaged trailer (OSError if unreadable)."""
     with open(path, "rb") as f:
         fmt = np.lib.format
-        version = fmt.read_magic(f)
-        header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-        shape, _, dtype = header(f)
+        try:
+            version = fmt.read_magic(f)
+            header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+            shape, _, dtype = header(f)
+        except (ValueError, OSError, SyntaxError, EOFError) as e:
+            raise DamagedTable("not an endgame table (no .npy header)") from e
         if len(shape) != 1 or dtype != np.int8:
-            raise ValueError(f"{path} is not an endgame table")
-        if into is not None and into.shape != shape:
-            raise ValueError(f"{path} holds {shape[0]} entries, expected {into.shape[0]}")
-        table = huge_zeros(shape[0], np.int8) if into is None else into
-        view = memoryview(table)
-        for lo in range(0, shape[0], IO_CHUNK):
-            hi = min(shape[0], lo + IO_CHUNK)
-            if f.readinto(view[lo:hi]) != hi - lo:
-                raise ValueError(f"{path} is truncated")
-        if f.read(1):
-            raise ValueError(f"{path} is longer than its header says")
-    return table
+            raise DamagedTable(f"not an endgame table (shape {shape}, {dtype})")
+        info = TableFile(path, int(shape[0]), f.tell())
+        size = os.fstat(f.fileno()).st_size
+        end = info.data_start + info.entries
+        if size < end:
+            raise DamagedTable(f"truncated: {size:,} bytes where its header says {end:,} at least")
+        if size == end:
+            return info  # saved before checksums
+        f.seek(end)
+        trailer = f.read(MAX_TRAILER + 1)
+    if not trailer.startswith(CHECKSUM_MAGIC) or len(trailer) > MAX_TRAILER:
+        raise DamagedTable("longer than its header says")
+    try:
+        fields = json.loads(trailer[len(CHECKSUM_MAGIC) :].decode("ascii"))
+        info.pits, info.stones = int(fields["pits"]), int(fields["stones"])
+        info.checksums = [int(h, 16) for h in fields["levels"]]
+        ok = fields["checksum"] == CHECKSUM and len(info.checksums) == info.stones + 1
+        ok = ok and 1 <= info.pits <= 200 and 0 <= info.stones <= MAX_TABLE_STONES
+    except (ValueError, KeyError, TypeError, AttributeError):
+        ok = False
+    if not ok or table_entries(info.pits or 1, info.stones or 0) != info.entries:
+        raise DamagedTable("its checksum record is damaged")
+    return info
+
+
+def _read_table(
+    path: Path, into: np.ndarray | None = None, verify: bool = True
+) -> tuple[np.ndarray, bool]:
+    """A saved table read onto huge pages (or into ``into``, which must have its length),
+    and whether its checksums were checked (False: a file saved before checksums, or
+    ``verify`` False). Raises :class:`DamagedTable` if a level does not match."""
+    info = inspect_table(path)
+    n = info.entries
+    if into is not None and into.shape != (n,):
+        raise DamagedTable(f"it holds {n:,} entries, expected {into.shape[0]:,}")
+    table = huge_zeros(n, np.int8) if into is None else into
+    check = verify and info.checksums is not None
+    with open(path, "rb") as f:
+        f.seek(info.data_start)
+        if check and table.ctypes.data % 8 == 0:
+            assert info.pits is not None and info.stones is not None
+            hasher = _LevelHasher(table, level_bounds(info.pits, info.stones))
+            _read_hashing(f, table, hasher, path)
+            digests = hasher.digests
+        else:
+            view = memoryview(table)
+            for lo in range(0, n, IO_CHUNK):
+                hi = min(n, lo + IO_CHUNK)
+                if f.readinto(view[lo:hi]) != hi - lo:
+                    raise DamagedTable("truncated")
+            if not check:
+                return table, False
+            assert info.pits is not None and info.stones is not None
+            digests = level_checksums(table, info.pits, info.stones)
+    assert info.checksums is not None
+    for level, (got, want) in enumerate(zip(digests, info.checksums, strict=True)):
+        if got != want:
+            raise DamagedTable(f"level {level} does not match its checksum")
+    return table, True
+
+
+def _read_hashing(f, table: np.ndarray, hasher: _LevelHasher, path: Path) -> None:
+    """Read the entries into ``table`` in a second thread, :data:`HASH_CHUNK` bytes at a
+    time, and hash each chunk here as soon as it is in (both release the GIL), so that
+    the hashing costs little more than the reading. Ctrl-C stops both within a chunk."""
+    n = table.shape[0]
+    view = memoryview(table)  # aligned: the hasher reads this very memory
+    ready: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def reader() -> None:
+        try:
+            for lo in range(0, n, HASH_CHUNK):
+                hi = min(n, lo + HASH_CHUNK)
+                if stop.is_set():
+                    return
+                if f.readinto(view[lo:hi]) != hi - lo:
+                    raise DamagedTable("truncated")
+                ready.put(hi)
+        except BaseException as e:  # handed to the main thread
+            ready.put(e)
+
+    thread = threading.Thread(target=reader, name="table-reader", daemon=True)
+    thread.start()
+    try:
+        done = 0
+        while done < n:
+            item = ready.get()
+            if isinstance(item, BaseException):
+                raise item
+            done = item
+            hasher.feed(done)
+        if n == 0:
+            hasher.feed(0)
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _temp_name(path: Path) -> Path:
@@ -476,24 +824,62 @@ def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
+def temp_writer(tmp: Path) -> int | None:
+    """The process id in a temporary table file's name (:func:`_temp_name`), or None."""
+    pid = tmp.name.rsplit(".", 2)[-2] if tmp.name.count(".") >= 3 else ""
+    return int(pid) if pid.isdecimal() and len(pid) < 12 else None
+
+
+def writer_runs(pid: int) -> bool:
+    """Whether process ``pid`` runs (as any user): its temporary file is being written."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # it runs as another user, or cannot be asked: leave its file alone
+    return True
+
+
 def _remove_stale_temps(folder: Path) -> None:
     """Delete the temporary files of writers that no longer run (killed mid-write)."""
     for tmp in folder.glob(".kalah-endgame-*.tmp"):
-        pid = tmp.name.rsplit(".", 2)[-2]
-        if not pid.isdecimal():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
+        pid = temp_writer(tmp)
+        if pid is not None and not writer_runs(pid):
             tmp.unlink(missing_ok=True)
-        except OSError:
-            pass  # it runs (as another user): leave its file alone
 
 
-def save_table(path: Path, table: np.ndarray) -> None:
-    """Write ``table`` as ``path`` atomically: into a temporary file of the same folder
-    (in chunks, flushed to the disk), renamed only when complete. Interrupted (Ctrl-C,
-    a full disk), it leaves no file behind, and a reader never sees a partial table."""
+def _trailer(pits: int, stones: int, checksums: list[int]) -> bytes:
+    fields = {
+        "checksum": CHECKSUM,
+        "pits": pits,
+        "stones": stones,
+        "levels": [f"{h:016x}" for h in checksums],
+    }
+    return CHECKSUM_MAGIC + json.dumps(fields, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def file_bytes(pits: int, stones: int) -> int:
+    """Bytes of a saved table: its entries, the .npy header and the checksum trailer."""
+    return table_entries(pits, stones) + 128 + len(_trailer(pits, stones, [0] * (stones + 1)))
+
+
+def save_table(
+    path: Path, table: np.ndarray, pits: int | None = None, stones: int | None = None
+) -> None:
+    """Write ``table`` (of ``pits`` and ``stones``, read from a cache file name when not
+    given) as ``path`` with the checksum of each level, atomically: into a temporary file
+    of the same folder (in chunks, flushed to the disk), renamed only when complete.
+    Interrupted (Ctrl-C, a full disk), it leaves no file behind, and a reader never sees
+    a partial table."""
+    if pits is None or stones is None:
+        fields = name_fields(path)
+        if fields is None:
+            raise ValueError(f"give the pits and stones of {path.name}")
+        pits, stones = fields[2], fields[3]
+    if table.shape != (table_entries(pits, stones),):
+        raise ValueError(f"a table of {pits} pits and {stones} stones has another length")
+    checksums = level_checksums(table, pits, stones)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(path.parent)
     tmp = _temp_name(path)
@@ -504,11 +890,51 @@ def save_table(path: Path, table: np.ndarray) -> None:
             view = memoryview(np.ascontiguousarray(table))
             for lo in range(0, table.shape[0], IO_CHUNK):
                 f.write(view[lo : lo + IO_CHUNK])
+            f.write(_trailer(pits, stones, checksums))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def stamp_table(path: Path) -> None:
+    """Give a table saved before checksums the checksums of what it holds now (rewritten
+    atomically, see :func:`save_table`). That cannot tell whether it was damaged before:
+    rebuilding is the alternative."""
+    fields = name_fields(path)
+    if fields is None:
+        raise DamagedTable(f"{path.name} is not named like an endgame table")
+    pits, stones = fields[2], fields[3]
+    table, _ = _read_table(path)
+    if table.shape[0] != table_entries(pits, stones):
+        raise DamagedTable(f"it holds {table.shape[0]:,} entries, not those of {stones} stones")
+    save_table(path, table, pits, stones)
+
+
+def free_disk_space(folder: Path) -> int:
+    """Bytes free for a file in ``folder`` (or in its nearest existing parent)."""
+    folder = Path(os.path.abspath(folder))
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return int(shutil.disk_usage(folder).free)
+
+
+def disk_space_problem(pits: int, stones: int, folder: Path) -> str | None:
+    """One line saying a table of ``stones`` cannot be saved in ``folder`` (it needs its
+    size free: it is written to a temporary file, then renamed), or None if it fits."""
+    need = file_bytes(pits, stones)
+    free = free_disk_space(folder)
+    if need <= free:
+        return None
+    fits = 0
+    while fits + 1 < stones and file_bytes(pits, fits + 1) <= free:
+        fits += 1
+    return (
+        f"the endgame table of {stones} stones on {pits} pits needs {format_bytes(need)} of "
+        f"free disk space in {folder} and {format_bytes(free)} are free; free some "
+        f"('boardgames cache clean --stale') or use --endgame {fits}"
+    )
 
 
 @dataclass
@@ -558,26 +984,71 @@ def build_plan(
     return BuildPlan(path, False, base, entries, to_build, build_seconds(entries, to_build))
 
 
+def load_cached(
+    pits: int, stones: int, rules: str = "classic", empty_capture: bool = False
+) -> EndgameTable:
+    """The table from the disk cache, every level checked against its checksum (a file
+    saved before checksums loads unverified: ``verified`` False). Raises
+    :class:`DamagedTable` (one line) for a file that must not be used, ``OSError`` for one
+    that cannot be read (``FileNotFoundError``: not cached)."""
+    path = cache_path(pits, stones, rules, empty_capture)
+    table, verified = _read_table(path)
+    if table.shape[0] != table_entries(pits, stones):
+        raise DamagedTable(f"it holds {table.shape[0]:,} entries, not those of {stones} stones")
+    offsets = level_bounds(pits, stones)
+    binom = binomials(stones + 2 * pits + 2)
+    return EndgameTable(
+        pits, stones, rules, table, offsets, binom, 0.0, path, empty_capture, verified
+    )
+
+
+def _stderr_note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def unverified_note(table: EndgameTable) -> str:
+    """The one line said when a table saved before checksums is used."""
+    return (
+        f"Note: the cached endgame table of {table.stones} stones on {table.pits} pits has no "
+        "checksum (saved by an earlier version); it is used unverified. "
+        "'boardgames cache verify' says how to stamp or rebuild it."
+    )
+
+
+def damaged_note(pits: int, stones: int, error: BaseException) -> str:
+    """The one line said when a cached table fails to load and is rebuilt."""
+    return (
+        f"The cached endgame table of {stones} stones on {pits} pits is damaged "
+        f"({_reason(error)}): it is rebuilt, not used."
+    )
+
+
 def load_or_build(
-    pits: int, stones: int, rules: str = "classic", progress=None, empty_capture: bool = False
+    pits: int,
+    stones: int,
+    rules: str = "classic",
+    progress=None,
+    empty_capture: bool = False,
+    note: Callable[[str], None] | None = None,
 ) -> EndgameTable:
     """The table from the disk cache, or built now (on top of the biggest smaller table
-    in the cache, if any) and saved there (atomically: see :func:`save_table`). Ctrl-C
-    (``KeyboardInterrupt``) stops a build or a load within a second and saves nothing."""
+    in the cache, if any) and saved there (atomically: see :func:`save_table`).
+
+    A cached table that fails its checksums is never used: it is rebuilt, and ``note``
+    gets one line saying so (without ``note`` that line goes to stderr). ``note`` also
+    hears when a table saved before checksums is used unverified (without ``note``,
+    nothing is said). Ctrl-C (``KeyboardInterrupt``) stops a build or a load within a
+    second and saves nothing."""
+    warn = note or _stderr_note
     path = cache_path(pits, stones, rules, empty_capture)
     if path.exists():
         try:
-            table = _read_table(path)
-            sizes = level_sizes(pits, stones)
-            if table.shape[0] == int(sizes.sum()):
-                offsets = np.zeros(stones + 2, dtype=np.int64)
-                offsets[1:] = np.cumsum(sizes)
-                binom = binomials(stones + 2 * pits + 2)
-                return EndgameTable(
-                    pits, stones, rules, table, offsets, binom, 0.0, path, empty_capture
-                )
-        except (OSError, ValueError):
-            pass  # a damaged cache file is rebuilt below
+            cached = load_cached(pits, stones, rules, empty_capture)
+            if not cached.verified and note is not None:
+                note(unverified_note(cached))
+            return cached
+        except (OSError, ValueError) as e:
+            warn(damaged_note(pits, stones, e))
     smaller = [k for k in cached_stones(pits, rules, empty_capture) if k < stones]
     built = None
     if smaller:  # build only the levels above the biggest cached table
@@ -585,12 +1056,13 @@ def load_or_build(
         try:
             base = (cache_path(pits, k, rules, empty_capture), k)
             built = build(pits, stones, rules, progress, empty_capture, base)
-        except (OSError, ValueError):
-            built = None  # a damaged cache file: build from scratch
+        except (OSError, ValueError) as e:
+            warn(f"The cached {k}-stone endgame table is damaged ({_reason(e)}): not built on.")
+            built = None  # build from scratch
     if built is None:
         built = build(pits, stones, rules, progress, empty_capture)
     try:
-        save_table(path, built.table)
+        save_table(path, built.table, pits, stones)
         # tables of older rule kernels for the same board are never read again
         stem = path.name.rsplit("-", 1)[0]
         for old in path.parent.glob(f"{stem}-*.npy"):
@@ -599,3 +1071,10 @@ def load_or_build(
     except OSError:
         pass  # no writable cache: the table still works for this run
     return built
+
+
+def _reason(error: BaseException) -> str:
+    """An error reading a table file, in a few words."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

@@ -108,16 +108,31 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
     if stones <= 0:
         return None
     err = make_console(stderr=True)
+
+    def note(text: str) -> None:
+        err.print(text, highlight=False, soft_wrap=True)
+
     plan = endgame.build_plan(pits, stones, "classic", empty_capture)
     size = format_bytes(plan.nbytes)
     t0 = time.perf_counter()
     if plan.cached:
         label = f"Loading the cached endgame table of {stones} stones ({size})"
-        with (
-            Progress(label, console=err),
-            interruptible(lambda: f"Stopped (Ctrl-C) while {label[0].lower()}{label[1:]}."),
-        ):
-            return endgame.load_or_build(pits, stones, empty_capture=empty_capture)
+        try:
+            with (
+                Progress(label, console=err),
+                interruptible(lambda: f"Stopped (Ctrl-C) while {label[0].lower()}{label[1:]}."),
+            ):
+                table = endgame.load_cached(pits, stones, empty_capture=empty_capture)
+            if not table.verified and not quiet:
+                note(endgame.unverified_note(table))
+            return table
+        except (OSError, ValueError) as e:  # never used: rebuilt below, with its progress
+            note(endgame.damaged_note(pits, stones, e))
+            plan.path.unlink(missing_ok=True)
+            plan = endgame.build_plan(pits, stones, "classic", empty_capture)
+    problem = endgame.disk_space_problem(pits, stones, plan.path.parent)
+    if problem is not None:
+        raise click.UsageError(problem)
     # compile (or load) the build's kernels on a one-pit table first, so that the build
     # announced below is interrupted between batches, never inside numba's compiler
     endgame.build(1, 2, "classic", None, empty_capture)
@@ -149,7 +164,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
 
         with interruptible(stopped):
             table = endgame.load_or_build(
-                pits, stones, progress=progress, empty_capture=empty_capture
+                pits, stones, progress=progress, empty_capture=empty_capture, note=note
             )
     if not quiet:
         console.print(

@@ -422,11 +422,19 @@ def test_nim_layouts_out_of_range(args: list[str], reason: str) -> None:
         (["kalah", "nosuch"], "No such command 'nosuch'"),
         (["kalah", "play", "--nosuch"], "No such option '--nosuch'"),
         (["compare"], "Missing command"),
+        (["cache"], "Missing command"),
+        (["cache", "clean"], "say what to remove: --stale, --all, --table"),
+        (["cache", "clean", "--table", ""], "'' is not a table: write PITSpSTONESs"),
+        (["cache", "clean", "--table", LONG], "is not a table: write PITSpSTONESs"),
+        (["cache", "clean", "--table", "\u0666p22s"], "is not a table: write PITSpSTONESs"),
+        (["cache", "verify", "--table", "6p999s"], "is not a table: write PITSpSTONESs"),
+        (["cache", "verify", "--stamp", "--json"], "--stamp with --json cannot ask: add --yes"),
+        (["cache", "list", "--nosuch"], "No such option '--nosuch'"),
     ],
     ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else "",
 )
 def test_bad_options(args: list[str], reason: str) -> None:
-    if args in (["compare"],):  # a group without a command shows its help
+    if args in (["compare"], ["cache"]):  # a group without a command shows its help
         result = invoke(args)
         assert result.exit_code == EXIT_BAD_INPUT and "Usage:" in result.stderr
         return

@@ -1,0 +1,514 @@
+"""``boardgames cache``: what boardgames keeps on disk, listed, checked and cleaned.
+
+The cache folder (:func:`boardgames.cache_dir`) holds Kalah's endgame tables
+(``kalah-endgame-RULES-Pp-Ss-FINGERPRINT.npy``, see :mod:`boardgames.kalah.endgame`), the
+hidden temporary files of tables being saved, and by default numba's compiled kernels
+(``NUMBA_CACHE_DIR``). A table is *current* when its fingerprint is that of today's rule
+kernels (only those are ever read) and *stale* otherwise. This module imports numpy and
+numba only inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from boardgames import cache_dir
+
+TABLE_SPEC = re.compile(
+    r"(?:(?P<variant>classic|empty-capture)-)?(?P<pits>[0-9]{1,2})p(?P<stones>[0-9]{1,2})s"
+)
+TABLE_HELP = (
+    "A table, as 'cache list' names it: PITSpSTONESs (6p22s: 6 pits, up to 22 stones), "
+    "optionally with its rules first (classic-6p22s, empty-capture-6p22s). Repeatable."
+)
+LAST_USED_NOTE = "last used: the file's access time (most systems update it once a day at most)"
+
+
+@dataclass
+class CacheFile:
+    """A file of the cache: an endgame table or a table's temporary file."""
+
+    path: Path
+    nbytes: int
+    last_used: float
+    pits: int | None = None
+    stones: int | None = None
+    empty_capture: bool = False
+    rules: str = "?"
+    current: bool = False  # a table of today's rule kernels (the only ones read)
+    writer: int | None = None  # temporary file: the process writing it
+    writing: bool = False  # temporary file: that process still runs
+
+    @property
+    def temporary(self) -> bool:
+        return self.path.name.endswith(".tmp")
+
+    @property
+    def name(self) -> str:
+        """How the commands name a table: 6p22s (empty-capture-6p22s)."""
+        if self.pits is None or self.stones is None:
+            return self.path.name
+        prefix = "empty-capture-" if self.empty_capture else ""
+        return f"{prefix}{self.pits}p{self.stones}s"
+
+    @property
+    def rules_text(self) -> str:
+        return self.rules + (", empty capture" if self.empty_capture else "")
+
+    def status(self) -> str:
+        if self.temporary:
+            if self.writing:
+                return f"being written (process {self.writer})"
+            return "left by a stopped save"
+        return "current" if self.current else "stale"
+
+
+def _last_used(stat: os.stat_result) -> float:
+    return max(stat.st_atime, stat.st_mtime)
+
+
+def _scan(folder: Path) -> list[CacheFile]:
+    """Every table and temporary table file in ``folder``, biggest board first."""
+    from boardgames.kalah import endgame
+    from boardgames.kalah.game import MAX_PITS, MIN_PITS
+
+    found: list[CacheFile] = []
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("kalah-endgame-*.npy")) + sorted(
+        folder.glob(".kalah-endgame-*.tmp")
+    ):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue  # removed meanwhile
+        entry = CacheFile(path, stat.st_size, _last_used(stat))
+        if entry.temporary:
+            entry.writer = endgame.temp_writer(path)
+            entry.writing = entry.writer is None or endgame.writer_runs(entry.writer)
+            fields = endgame.name_fields(Path(path.name[1:].rsplit(".", 2)[0]))
+        else:
+            fields = endgame.name_fields(path)
+        if fields is not None:
+            rules, ec, pits, stones, _ = fields
+            entry.rules, entry.empty_capture, entry.pits, entry.stones = rules, ec, pits, stones
+            if rules == "classic" and MIN_PITS <= pits <= MAX_PITS and not entry.temporary:
+                entry.current = path == endgame.cache_path(pits, stones, rules, ec)
+        found.append(entry)
+    found.sort(key=lambda e: (e.temporary, e.pits or 0, e.stones or 0, e.empty_capture))
+    return found
+
+
+def _numba_folder() -> Path:
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
+
+
+def _numba_files(folder: Path) -> list[Path]:
+    """numba's cache files (index and compiled code) under ``folder``."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc") and p.is_file()]
+
+
+def _size(paths: Iterable[Path]) -> int:
+    total = 0
+    for p in paths:
+        with contextlib.suppress(OSError):  # removed meanwhile
+            total += p.stat().st_size
+    return total
+
+
+def _when(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
+def _parse_specs(specs: tuple[str, ...]) -> list[tuple[str | None, int, int]]:
+    """(variant or None, pits, stones) of each --table value; a bad one is a usage error."""
+    out = []
+    for spec in specs:
+        m = TABLE_SPEC.fullmatch(spec.strip())
+        if m is None:
+            shown = spec if len(spec) <= 30 else spec[:30] + "..."
+            raise click.BadParameter(
+                f"{shown!r} is not a table: write PITSpSTONESs, e.g. 6p22s or "
+                "empty-capture-6p22s ('boardgames cache list' shows them)",
+                param_hint="'--table'",
+            )
+        out.append((m["variant"], int(m["pits"]), int(m["stones"])))
+    return out
+
+
+def _matches(entry: CacheFile, specs: list[tuple[str | None, int, int]]) -> bool:
+    for variant, pits, stones in specs:
+        if (entry.pits, entry.stones) != (pits, stones):
+            continue
+        if variant is None or (variant == "empty-capture") == entry.empty_capture:
+            return True
+    return False
+
+
+def _format_bytes(n: float) -> str:
+    from boardgames.core.progress import format_bytes
+
+    return format_bytes(n)
+
+
+@click.group()
+def cache() -> None:
+    """What boardgames keeps on disk: endgame tables and compiled kernels.
+
+    Kalah's endgame tables (kalah solve --endgame) are big (22 stones on 6 pits:
+    548 MB, 26: 2.7 GB, 30: 11 GB) and one is kept per board, stone count and rule
+    variant; tables of earlier rule kernels (stale) are never read again. Every table
+    carries a checksum of each level, checked whenever it is loaded.
+
+    The folder is $BOARDGAMES_CACHE, else $XDG_CACHE_HOME/boardgames, else
+    ~/.cache/boardgames ('boardgames cache path').
+    """
+
+
+@cache.command("path", short_help="Print the cache folder.")
+def path_command() -> None:
+    """Print the cache folder ($BOARDGAMES_CACHE, else $XDG_CACHE_HOME/boardgames, else
+    ~/.cache/boardgames); it need not exist yet."""
+    click.echo(str(cache_dir()))
+
+
+@cache.command("list", short_help="List the tables and compiled kernels, with sizes.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def list_command(as_json: bool) -> None:
+    """List the endgame tables (board, rules, stones, size, whether today's rules use
+    them, checksum, last use) and the compiled-kernel cache, with the total.
+
+    "stale" tables belong to earlier rule kernels and are never read: 'cache clean
+    --stale' removes them. The checksum column says whether a table carries checksums
+    (tables saved by earlier versions do not); 'cache verify' checks them.
+    """
+    from boardgames.core.console import make_console, print_json
+    from boardgames.kalah import endgame
+
+    folder = cache_dir()
+    entries = _scan(folder)
+    numba_folder = _numba_folder()
+    numba_bytes = _size(_numba_files(numba_folder))
+    checks: dict[Path, str] = {}
+    for e in entries:
+        if not e.temporary:
+            try:
+                checks[e.path] = "yes" if endgame.inspect_table(e.path).checked else "no"
+            except (OSError, ValueError):
+                checks[e.path] = "bad file"
+    total = sum(e.nbytes for e in entries) + numba_bytes
+    if as_json:
+        print_json(
+            {
+                "folder": str(folder),
+                "tables": [
+                    {
+                        "file": e.path.name,
+                        "table": e.name,
+                        "pits": e.pits,
+                        "stones": e.stones,
+                        "rules": e.rules,
+                        "empty_capture": e.empty_capture,
+                        "bytes": e.nbytes,
+                        "status": e.status(),
+                        "current": e.current,
+                        "checksum": checks[e.path],
+                        "last_used": time.strftime(
+                            "%Y-%m-%dT%H:%M:%S%z", time.localtime(e.last_used)
+                        ),
+                        "last_used_from": "atime, or mtime if later",
+                    }
+                    for e in entries
+                    if not e.temporary
+                ],
+                "temporary": [
+                    {
+                        "file": e.path.name,
+                        "bytes": e.nbytes,
+                        "writer": e.writer,
+                        "being_written": e.writing,
+                    }
+                    for e in entries
+                    if e.temporary
+                ],
+                "numba": {"folder": str(numba_folder), "bytes": numba_bytes},
+                "total_bytes": total,
+            }
+        )
+        return
+    from boardgames.core.tables import Col, FitTable
+
+    console = make_console()
+    if entries:
+        table = FitTable(
+            [
+                Col("table"),
+                Col("rules", drop=2),
+                Col("size", "right", number=True),
+                Col("status"),
+                Col("checksum", drop=3),
+                Col("last used", number=True, drop=1),
+            ],
+            title=f"Endgame tables in {folder}",
+            caption=LAST_USED_NOTE,
+            title_justify="left",
+        )
+        for e in entries:
+            status = e.status()
+            style = "green" if status == "current" else "yellow"
+            table.add_row(
+                e.name if not e.temporary else f"{e.name} (.tmp)",
+                e.rules_text,
+                _format_bytes(e.nbytes),
+                f"[{style}]{status}[/]",
+                checks.get(e.path, ""),
+                _when(e.last_used),
+            )
+        console.print(table)
+    else:
+        console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
+    console.print(
+        f"Compiled kernels (numba): {_format_bytes(numba_bytes)} in {numba_folder}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    stale = [e for e in entries if not e.temporary and not e.current]
+    console.print(
+        f"Total: {_format_bytes(total)}"
+        + (
+            f"; {len(stale)} stale table{'s' if len(stale) != 1 else ''} "
+            f"({_format_bytes(sum(e.nbytes for e in stale))}): 'boardgames cache clean --stale'"
+            if stale
+            else ""
+        ),
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+@cache.command("clean", short_help="Remove stale or chosen tables; say what that freed.")
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="Tables of earlier rule kernels (never read again), "
+    "and temporary files of saves that were stopped.",
+)
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Every endgame table (not the compiled kernels: add --numba).",
+)
+@click.option("--table", "specs", multiple=True, metavar="PITSpSTONESs", help=TABLE_HELP)
+@click.option(
+    "--numba",
+    is_flag=True,
+    help="numba's compiled kernels (the next run compiles them again: a minute or more).",
+)
+@click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
+def clean_command(
+    stale: bool, everything: bool, specs: tuple[str, ...], numba: bool, dry_run: bool
+) -> None:
+    """Remove endgame tables (or the compiled kernels) and say how much space that freed.
+
+    Give what to remove: --stale, --all, --table (repeatable) or --numba; --dry-run lists
+    it without removing. A table being saved by a running process (its hidden .tmp file)
+    is never removed. A removed table is built again when a command needs it.
+    """
+    from boardgames.core.console import make_console
+
+    if not (stale or everything or specs or numba):
+        raise click.UsageError(
+            "say what to remove: --stale, --all, --table PITSpSTONESs (e.g. 6p22s) or --numba"
+        )
+    wanted = _parse_specs(specs)
+    console = make_console()
+    folder = cache_dir()
+    chosen: list[tuple[Path, int]] = []
+    kept: list[CacheFile] = []
+    for e in _scan(folder):
+        if e.temporary:
+            if e.writing:
+                if stale or everything or _matches(e, wanted):
+                    kept.append(e)
+            elif stale or everything:
+                chosen.append((e.path, e.nbytes))
+        elif everything or (stale and not e.current) or _matches(e, wanted):
+            chosen.append((e.path, e.nbytes))
+    if numba:
+        chosen += [(p, _size([p])) for p in _numba_files(_numba_folder())]
+    for e in kept:
+        console.print(
+            f"Kept {e.path.name}: process {e.writer} is writing it.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if specs and not any(_matches(e, wanted) for e in _scan(folder)):
+        console.print(
+            f"No endgame table {', '.join(specs)} in {folder}; 'boardgames cache list' shows "
+            "what is there.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    freed = 0
+    removed = 0
+    verb = "Would remove" if dry_run else "Removed"
+    tables = [(p, n) for p, n in chosen if p.suffix != ".nbi" and p.suffix != ".nbc"]
+    for p, n in tables:
+        if not dry_run:
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                continue
+        console.print(f"{verb} {p.name} ({_format_bytes(n)})", highlight=False, soft_wrap=True)
+        freed += n
+        removed += 1
+    kernels = [(p, n) for p, n in chosen if (p, n) not in tables]
+    if kernels:
+        if not dry_run:
+            for p, _ in kernels:
+                p.unlink(missing_ok=True)
+        size = _format_bytes(sum(n for _, n in kernels))
+        console.print(
+            f"{verb} {len(kernels)} compiled-kernel files ({size}) in {_numba_folder()}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        freed += sum(n for _, n in kernels)
+        removed += len(kernels)
+    if not removed:
+        console.print("Nothing to remove.")
+    elif dry_run:
+        console.print(f"Would free {_format_bytes(freed)}; nothing was removed (--dry-run).")
+    else:
+        console.print(f"Freed {_format_bytes(freed)}.")
+
+
+@cache.command("verify", short_help="Check the tables' checksums; stamp old tables.")
+@click.option("--table", "specs", multiple=True, metavar="PITSpSTONESs", help=TABLE_HELP)
+@click.option(
+    "--stamp",
+    is_flag=True,
+    help="Give tables saved before checksums the checksums of what they hold now, after "
+    "asking. That cannot tell whether they were damaged before; rebuilding can.",
+)
+@click.option("--yes", is_flag=True, help="With --stamp: do not ask.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool) -> None:
+    """Check every endgame table (or those of --table) against its checksums.
+
+    Each table is "good", "damaged" (never used: it is rebuilt when next needed, or
+    'cache clean --table' removes it) or "unverified" (saved by an earlier version,
+    without checksums). Exit status 1 if a table is damaged.
+    """
+    from boardgames.core.console import EndOfInput, confirm, make_console, print_json
+    from boardgames.core.progress import Progress, interruptible
+    from boardgames.kalah import endgame
+
+    if as_json and stamp and not yes:
+        raise click.UsageError("--stamp with --json cannot ask: add --yes")
+    wanted = _parse_specs(specs)
+    console = make_console(stderr=as_json)
+    err = make_console(stderr=True)
+    folder = cache_dir()
+    entries = [e for e in _scan(folder) if not e.temporary and (not wanted or _matches(e, wanted))]
+    results: list[dict] = []
+    for e in entries:
+        label = f"Verifying {e.name} ({_format_bytes(e.nbytes)})"
+        row = {"file": e.path.name, "table": e.name, "bytes": e.nbytes, "status": e.status()}
+        try:
+            with Progress(label, console=err, delay=3), interruptible(lambda: "Stopped (Ctrl-C)."):
+                _, checked = endgame._read_table(e.path)
+            row["result"] = "good" if checked else "unverified"
+            row["reason"] = None
+        except (OSError, ValueError) as error:
+            row["result"] = "damaged"
+            row["reason"] = endgame._reason(error)
+        results.append(row)
+    unverified = [
+        (e, r) for e, r in zip(entries, results, strict=True) if r["result"] == "unverified"
+    ]
+    stampable = [(e, r) for e, r in unverified if e.current]
+    if stamp and stampable:
+        agreed = yes
+        if not yes:
+            names = ", ".join(e.name for e, _ in stampable)
+            console.print(
+                f"Stamping ({names}) records the checksums of what the tables hold now: it "
+                "cannot tell whether they were damaged before. The sure alternative is to "
+                "rebuild: 'boardgames cache clean --table NAME', then the next kalah solve "
+                "builds it again.",
+                highlight=False,
+                soft_wrap=True,
+            )
+            try:
+                agreed = confirm(console, "Stamp them?", default=False)
+            except EndOfInput:
+                agreed = False
+        for e, r in stampable if agreed else []:
+            problem = endgame.free_disk_space(folder) < e.nbytes + 2**20
+            if problem:
+                r["reason"] = "not stamped: too little free disk space for a copy"
+                continue
+            with (
+                Progress(f"Stamping {e.name}", console=err),
+                interruptible(lambda: "Stopped (Ctrl-C); the table was left as it was."),
+            ):
+                endgame.stamp_table(e.path)
+            r["result"] = "stamped"
+    if as_json:
+        print_json({"folder": str(folder), "tables": results})
+    else:
+        _print_verified(console, folder, entries, results, stamp)
+    if any(r["result"] == "damaged" for r in results):
+        raise SystemExit(1)
+
+
+def _print_verified(
+    console, folder: Path, entries: list[CacheFile], results: list[dict], stamp: bool
+) -> None:
+    if not entries:
+        console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
+        return
+    from boardgames.core.tables import Col, FitTable
+
+    styles = {"good": "green", "stamped": "green", "unverified": "yellow", "damaged": "bold red"}
+    table = FitTable(
+        [Col("table"), Col("size", "right", number=True), Col("status"), Col("checksums")],
+        title=f"Endgame tables in {folder}",
+        title_justify="left",
+    )
+    for e, r in zip(entries, results, strict=True):
+        text = f"[{styles[r['result']]}]{r['result']}[/]"
+        if r["reason"]:
+            text += f": {r['reason']}"
+        table.add_row(e.name, _format_bytes(e.nbytes), e.status(), text)
+    console.print(table)
+    counts = {k: sum(1 for r in results if r["result"] == k) for k in styles}
+    console.print(", ".join(f"{n} {k}" for k, n in counts.items() if n) + ".")
+    if counts["damaged"]:
+        console.print(
+            "A damaged table is never used: it is rebuilt when next needed, or "
+            "'boardgames cache clean --table NAME' removes it now.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if counts["unverified"] and not stamp:
+        console.print(
+            "Unverified tables were saved before checksums: 'boardgames cache verify --stamp' "
+            "records the checksums of what they hold now (it cannot tell whether they were "
+            "damaged before); rebuilding is the sure way ('cache clean --table NAME', then "
+            "the next kalah solve builds it).",
+            highlight=False,
+            soft_wrap=True,
+        )
