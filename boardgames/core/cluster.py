@@ -63,7 +63,8 @@ class ClusterError(click.ClickException):
 
     def __init__(self, message: str, bad_input: bool = False) -> None:
         super().__init__(message)
-        self.exit_code = 2 if bad_input else 1
+        # click declares exit_code a ClassVar; an instance attribute is what it reads
+        self.exit_code = 2 if bad_input else 1  # type: ignore[misc]
 
 
 # --- where to run ------------------------------------------------------------------------
@@ -654,7 +655,8 @@ class Runner:
         names: dict[str, str] = {}
         # results travel back as they finish, many at once (future.result() one by one
         # would cost a round trip of about 10 ms each)
-        pending = as_completed(with_results=True, raise_errors=False)
+        # (the loop of this client: the default client may be another one of this process)
+        pending = as_completed(loop=client.loop, with_results=True, raise_errors=False)
         lost_since: float | None = None
 
         def top_up() -> None:

@@ -53,7 +53,7 @@ class Stopped(KeyboardInterrupt):
 
 def format_duration(seconds: float) -> str:
     """A short human duration: ``0.4 s``, ``12 s``, ``3 min 5 s``, ``2 h 10 min``,
-    ``3.5 days``, ``12 years``, ``1.2e+09 years``."""
+    ``3.5 days``, ``1.4 years``, ``12 years``, ``1.2e+09 years``."""
     if not math.isfinite(seconds):
         return "for ever"
     s = max(0.0, seconds)
@@ -71,6 +71,8 @@ def format_duration(seconds: float) -> str:
     if days < 365:
         return f"{days:.1f} days"
     years = days / 365.25
+    if years < 10:
+        return f"{years:.1f} years"
     return f"{years:,.0f} years" if years < 1e6 else f"{years:.1e} years"
 
 
@@ -285,11 +287,11 @@ class Progress:
         owner = self
 
         class _View:
-            def __rich__(self) -> object:
+            def __rich__(self) -> Text:
                 return owner._render()
 
         self._live = Live(_View(), console=self.console, transient=True, refresh_per_second=4)
-        self._live.start()  # type: ignore[attr-defined]
+        self._live.start()
 
     def _warn(self) -> None:
         """Say once that the work will take more than ``warn_after`` seconds, as soon as

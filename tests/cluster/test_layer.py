@@ -250,3 +250,21 @@ def test_match_on_the_cluster_equals_the_local_run(
     # another pair of players is another job
     other = CliRunner().invoke(cli, [*MATCH[:3], "depth=4", *MATCH[4:], "--checkpoint", str(path)])
     assert other.exit_code == 2 and "belongs to another job" in other.output
+
+
+def test_two_runners_in_one_process(dask_cluster: DaskCluster) -> None:
+    """The run collects its results on its own client's event loop, not on the default
+    client's (the last one made): with two runners open, the first still finishes."""
+    import threading
+
+    spec = parse_cluster(dask_cluster.address)
+    with Runner(spec) as first, Runner(spec) as second:
+        got: list[dict[str, int]] = []
+        worker = threading.Thread(
+            target=lambda: got.append(first.run(math.comb, TASKS, label="t").results),
+            daemon=True,
+        )
+        worker.start()
+        worker.join(60)
+        assert got and got[0]["comb-10"] == 184_756, "the first runner's run did not finish"
+        assert second.run(math.comb, TASKS[:3], label="t").results["comb-2"] == 190

@@ -37,6 +37,7 @@ def test_durations_counts_bytes_and_percentages() -> None:
     assert format_duration(7800) == "2 h 10 min"
     assert format_duration(3 * 86400) == "3.0 days"
     assert format_duration(40 * 365.25 * 86400) == "40 years"
+    assert format_duration(1.06 * 365.25 * 86400) == "1.1 years"  # never "1 years"
     assert format_duration(3e20) == "9.5e+12 years"
     assert format_duration(float("inf")) == "for ever"
     assert format_count(39029188884) == "39,029,188,884"
