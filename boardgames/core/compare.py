@@ -237,7 +237,7 @@ def best_moves(
 def disagreements(rows: Sequence[CompareRow]) -> list[str]:
     """Every position where two exact strategies found different values, and every place
     where strategies whose rules fix the best move chose different moves."""
-    problems = []
+    problems: list[str] = []
     if not rows:
         return problems
     rows = [r for r in rows if r.exact]
@@ -251,7 +251,7 @@ def disagreements(rows: Sequence[CompareRow]) -> list[str]:
         fixed = {
             (r.strategy, r.engine): r.moves[k] for r in rows if STRATEGIES[r.strategy].fixes_move
         }
-        by_strategy: dict[str, set] = {}
+        by_strategy: dict[str, set[int | None]] = {}
         for (s, _), m in fixed.items():
             by_strategy.setdefault(s, set()).add(m)
         for s, ms in by_strategy.items():

@@ -112,7 +112,7 @@ class _GameCache(FunctionCache):
         super().__init__(py_func)
         self._tag = tag
 
-    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+    def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
         code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
         tag = hashlib.sha256((self._tag + kernel_tag(__file__)).encode()).hexdigest()
         return (sig, codegen.magic_tuple(), (code, tag))
@@ -124,7 +124,7 @@ def _jit(func: Any, tag: str) -> Any:
     # NRT_incref/NRT_decref pair (two atomic operations and two calls a move) that the
     # refcount pruning did not remove. Measured: +6% positions/s for alphabeta, -20 to -27%
     # time for the search kernel (docs/sections/engine.md).
-    dispatcher = njit(func, _nrt=False)
+    dispatcher = njit(func, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in the stubs
     dispatcher._cache = _GameCache(dispatcher.py_func, tag)
     return dispatcher
 

@@ -379,7 +379,7 @@ class MctsSearcher:
         best = self._choose(tree, 0)
         move = int(nodes[best, MOVE]) if best >= 0 else None
         vis = int(nodes[best, VISITS]) if best >= 0 else 0
-        pv = []
+        pv: list[int] = []
         node = best
         while node >= 0 and len(pv) < 64:
             pv.append(int(nodes[node, MOVE]))

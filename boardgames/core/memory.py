@@ -26,7 +26,7 @@ def huge_zeros(shape: int | tuple[int, ...], dtype: np.dtype | type = np.int64) 
     advise = getattr(mmap, "MADV_HUGEPAGE", None)
     private = getattr(mmap, "MAP_PRIVATE", None)
     anonymous = getattr(mmap, "MAP_ANONYMOUS", None)
-    if nbytes < HUGE_THRESHOLD or None in (advise, private, anonymous):
+    if nbytes < HUGE_THRESHOLD or advise is None or private is None or anonymous is None:
         return np.zeros(dims, dtype=dt)
     try:
         # anonymous private memory comes zero-filled; only private (not shared) mappings

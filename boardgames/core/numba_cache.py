@@ -26,7 +26,7 @@ class _DependentCache(FunctionCache):
         super().__init__(py_func)
         self._tag = tag
 
-    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+    def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
         return (*super()._index_key(sig, codegen), self._tag)
 
 

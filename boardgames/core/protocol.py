@@ -129,7 +129,10 @@ class GameError(ValueError):
 class Game(Protocol):
     """What every two-player game provides to the search, the CLI and the tests."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The package name (``boardgames.<name>``), e.g. ``"kalah"``."""
+        ...
 
     def initial_state(self) -> State:
         """The start position."""

@@ -97,7 +97,8 @@ class KernelSpec(NamedTuple):
 def kernel_spec(game: Game) -> KernelSpec:
     """Load ``boardgames.<game>.kernels`` and ask it for the game's spec."""
     module = importlib.import_module(f"boardgames.{game.name}.kernels")
-    return module.kernel_spec(game)
+    spec: KernelSpec = module.kernel_spec(game)
+    return spec
 
 
 class NumbaSearcher:
@@ -289,11 +290,13 @@ def numba_searcher(game: Game, tt_mib: float = DEFAULT_TT_MIB) -> NumbaSearcher:
     return _SEARCHERS[key]
 
 
-def python_id(game: Game, state: State, depth: int | None, *, again_is_ply: bool = False):
+def python_id(
+    game: Game, state: State, depth: int | None, *, again_is_ply: bool = False
+) -> SearchResult:
     """Iterative deepening over core/search.alphabeta_tt with one table for all depths."""
     if depth is None:
         return alphabeta_tt(game, state, None, again_is_ply=again_is_ply)
-    table: dict = {}
+    table: dict[Any, Any] = {}
     nodes = 0
     result = None
     for d in range(1, depth + 1):

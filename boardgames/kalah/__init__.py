@@ -1,1 +1,88 @@
-"""Kalah (mancala), classic and Etudes rules (RULES.md sections 1-3)."""
+"""Kalah (mancala), classic and Etudes rules (RULES.md sections 1-3).
+
+The names below are the package's Python API (docs/sections/api.md). They load on first
+use (PEP 562), so ``import boardgames.kalah`` stays cheap and imports no numba: the
+command line imports ``boardgames.kalah.cli`` through this package. ``Solver``,
+``Reviewer`` and ``EndgameTable`` are the ones that load numba (their kernels compile on
+a machine's first use and are cached).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boardgames.kalah.endgame import EndgameTable, load_or_build
+    from boardgames.kalah.engine import EngineAnswer, EngineConfig, KalahEngine, analyse_position
+    from boardgames.kalah.game import PLAYER_NAMES, Board, Kalah
+    from boardgames.kalah.record import (
+        Record,
+        RecordError,
+        ReplayStep,
+        parse_record,
+        read_record,
+        replay,
+    )
+    from boardgames.kalah.reviewer import Reviewer, verdict
+    from boardgames.kalah.solver import SearchStopped, Solver, SolveResult
+
+_HOMES = {
+    "Kalah": "game",
+    "Board": "game",
+    "PLAYER_NAMES": "game",
+    "EngineConfig": "engine",
+    "KalahEngine": "engine",
+    "EngineAnswer": "engine",
+    "analyse_position": "engine",
+    "Record": "record",
+    "RecordError": "record",
+    "ReplayStep": "record",
+    "parse_record": "record",
+    "read_record": "record",
+    "replay": "record",
+    "Solver": "solver",
+    "SolveResult": "solver",
+    "SearchStopped": "solver",
+    "Reviewer": "reviewer",
+    "verdict": "reviewer",
+    "EndgameTable": "endgame",
+    "load_or_build": "endgame",
+}
+
+__all__ = [
+    "PLAYER_NAMES",
+    "Board",
+    "EndgameTable",
+    "EngineAnswer",
+    "EngineConfig",
+    "Kalah",
+    "KalahEngine",
+    "Record",
+    "RecordError",
+    "ReplayStep",
+    "Reviewer",
+    "SearchStopped",
+    "SolveResult",
+    "Solver",
+    "analyse_position",
+    "load_or_build",
+    "parse_record",
+    "read_record",
+    "replay",
+    "verdict",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` when it is first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

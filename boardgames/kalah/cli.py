@@ -862,8 +862,8 @@ def analyse(
             return
         console = make_console()
         console.print(game.render(state))
-        scores, result = _score_text(game, state)
-        console.print(f"The game is over: {scores}: {result}.")
+        scores, verdict = _score_text(game, state)
+        console.print(f"The game is over: {scores}: {verdict}.")
         return
     config = _engine_config(depth, time_limit, evaluation, unit)
     console = make_console(stderr=as_json)

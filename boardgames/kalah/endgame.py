@@ -764,7 +764,7 @@ def _read_table(
             _read_hashing(f, table, hasher, path)
             digests = hasher.digests
         else:
-            view = memoryview(table)
+            view = memoryview(table)  # type: ignore[arg-type]
             for lo in range(0, n, IO_CHUNK):
                 hi = min(n, lo + IO_CHUNK)
                 if f.readinto(view[lo:hi]) != hi - lo:
@@ -785,7 +785,7 @@ def _read_hashing(f, table: np.ndarray, hasher: _LevelHasher, path: Path) -> Non
     time, and hash each chunk here as soon as it is in (both release the GIL), so that
     the hashing costs little more than the reading. Ctrl-C stops both within a chunk."""
     n = table.shape[0]
-    view = memoryview(table)  # aligned: the hasher reads this very memory
+    view = memoryview(table)  # type: ignore[arg-type]  # aligned: the hasher reads this memory
     ready: queue.SimpleQueue = queue.SimpleQueue()
     stop = threading.Event()
 
@@ -887,7 +887,7 @@ def save_table(
         with open(tmp, "wb") as f:
             fmt = np.lib.format
             fmt.write_array_header_1_0(f, fmt.header_data_from_array_1_0(table))
-            view = memoryview(np.ascontiguousarray(table))
+            view = memoryview(np.ascontiguousarray(table))  # type: ignore[arg-type]
             for lo in range(0, table.shape[0], IO_CHUNK):
                 f.write(view[lo : lo + IO_CHUNK])
             f.write(_trailer(pits, stones, checksums))

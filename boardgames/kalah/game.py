@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from boardgames.core.protocol import GameError, State
@@ -124,7 +126,7 @@ class Kalah:
         if not lo <= move < lo + m or s[move] == 0 or rules.is_over(s, m, mover, self.rules):
             raise GameError(f"illegal move {move} for {PLAYER_NAMES[mover]}")
         if self.rules == rules.CLASSIC:
-            again, _ = rules.classic_move(s, m, mover, move, self.empty_capture)
+            again = rules.classic_move(s, m, mover, move, self.empty_capture)
         else:
             rules.etudes_move(s, m, mover, move)
             again = False
@@ -212,14 +214,43 @@ class Kalah:
         return b[m] + rules.side_stones(b, m, 0), b[2 * m + 1] + rules.side_stones(b, m, 1)
 
     # --- drawing -----------------------------------------------------------------------
-    def render(self, state: State, highlight: int | None = None) -> Text:
-        """The board in the RULES.md layout, pit numbers above (B) and below (A).
+    def render(self, state: State, highlight: int | None = None) -> Board:
+        """The board in the RULES.md layout, pit numbers above (B) and below (A); on a
+        console too narrow for it, a compact layout (see :class:`Board`).
 
         ``highlight`` marks one hole (for example the last one sown into).
         """
         over = self.outcome(state) is not None
         to_move = None if over else self.to_move(state)
-        return render_board(self.board(state), self.pits, to_move, highlight)
+        return Board(self.board(state), self.pits, to_move, highlight)
+
+
+class Board:
+    """A Kalah board for rich: the RULES.md layout (:func:`render_board`) when it fits the
+    console's width, else the compact layout (:func:`render_compact`), which fits 40
+    columns for every board size. ``str()`` gives the RULES.md layout as plain text."""
+
+    def __init__(
+        self, board: list[int], m: int, to_move: int | None = None, highlight: int | None = None
+    ) -> None:
+        self.board, self.m, self.to_move, self.highlight = board, m, to_move, highlight
+
+    def wide(self) -> Text:
+        return render_board(self.board, self.m, self.to_move, self.highlight)
+
+    def compact(self) -> Text:
+        return render_compact(self.board, self.m, self.to_move, self.highlight)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = self.wide()
+        yield wide if _width(wide) <= options.max_width else self.compact()
+
+    def __str__(self) -> str:
+        return self.wide().plain
+
+
+def _width(text: Text) -> int:
+    return max(cell_len(line) for line in text.plain.split("\n"))
 
 
 def render_board(
@@ -266,6 +297,42 @@ def render_board(
     pit_row(a_pits)
     text.append(border)
     text.append(pad + "   ".join(label(i) for i in a_pits) + "    <- A's pits", style="cyan")
+    if to_move is not None:
+        text.append(f"\n{PLAYER_NAMES[to_move]} to move")
+    return text
+
+
+def render_compact(
+    board: list[int], m: int, to_move: int | None = None, highlight: int | None = None
+) -> Text:
+    """The board turned a quarter (for narrow terminals): B's store on top, A's pits down
+    the left, each B pit opposite the A pit it faces, A's store at the bottom."""
+    w = max(2, *(len(str(x)) for x in board))
+    lw = len(str(2 * m))
+    text = Text()
+
+    def store(player: int) -> None:
+        i = m if player == 0 else 2 * m + 1
+        text.append(f"{PLAYER_NAMES[player]}'s store: ")
+        text.append_text(Text(str(board[i]), style=_store_style(i, highlight)))
+        text.append("\n")
+
+    def pit(i: int) -> None:
+        text.append(str(i).rjust(lw) + ":", style="cyan")
+        style = "bold yellow" if i == highlight else ("bold" if board[i] else "dim")
+        text.append(" " + str(board[i]).rjust(w), style=style)
+
+    column = max(len("A's pits"), lw + w + 3)
+    store(1)
+    text.append("A's pits".ljust(column) + " | B's pits\n", style="cyan")
+    for i in range(m):
+        text.append(" " * (column - (lw + w + 2)))
+        pit(i)
+        text.append(" | ")
+        pit(2 * m - i)
+        text.append("\n")
+    store(0)
+    text.rstrip()
     if to_move is not None:
         text.append(f"\n{PLAYER_NAMES[to_move]} to move")
     return text

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import math
+
 from boardgames.core.protocol import State, score_bound
 from boardgames.kalah.endgame import EndgameTable
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 from boardgames.kalah.solver import SearchStopped, Solver
+
+VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
+"""Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
+
+
+PLURALS = {"best": "best", "inaccuracy": "inaccuracies", "mistake": "mistakes"}
+
+
+def verdict(loss: int) -> str:
+    """The verdict on a move that lost ``loss`` (see :data:`VERDICTS`)."""
+    return next(name for limit, name in VERDICTS if loss <= limit)
 
 
 class Reviewer:
@@ -61,8 +74,6 @@ class Reviewer:
 
     def review_move(self, state: State, pits: tuple[int, ...], number: int) -> dict:
         """One row of the review (see ``kalah review --help``)."""
-        from boardgames.kalah.solve_cli import verdict
-
         exact = False
         if self.exact_nodes > 0:
             try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from pathlib import Path
@@ -507,17 +506,6 @@ def _solve_with_progress(
             return solve_in_thread(solver, state, report, tick)
 
 
-VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
-"""Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
-
-
-PLURALS = {"best": "best", "inaccuracy": "inaccuracies", "mistake": "mistakes"}
-
-
-def verdict(loss: int) -> str:
-    return next(name for limit, name in VERDICTS if loss <= limit)
-
-
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False), callback=file_name("game.klh"))
 @click.option(
@@ -548,7 +536,7 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
     bigger one only from the cache (``kalah solve`` builds them).
     """
     from boardgames.kalah.record import read_record, replay
-    from boardgames.kalah.reviewer import Reviewer
+    from boardgames.kalah.reviewer import VERDICTS, Reviewer
 
     try:
         record = read_record(file)

@@ -2,4 +2,75 @@
 
 ``solve`` holds the pure-Python solvers and symmetry helpers (no numba, so ``queens solve``
 starts at once); ``kernels`` holds the numba-jitted counters, imported only when used.
+
+The names below are the package's Python API (docs/sections/api.md); they load on first
+use (PEP 562), so ``import boardgames.queens`` stays cheap. ``run_count`` loads numba only
+for a jitted method (``METHODS`` says which are which).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from boardgames.queens.counting import JIT_METHODS, METHODS, CountResult, Interrupted, run_count
+    from boardgames.queens.solve import (
+        Solution,
+        canonical,
+        class_size,
+        expand,
+        expected_total,
+        fundamental_solutions,
+        is_solution,
+        solutions,
+        transforms,
+    )
+
+_HOMES = {
+    "solutions": "solve",
+    "fundamental_solutions": "solve",
+    "is_solution": "solve",
+    "canonical": "solve",
+    "class_size": "solve",
+    "transforms": "solve",
+    "expand": "solve",
+    "expected_total": "solve",
+    "Solution": "solve",
+    "run_count": "counting",
+    "CountResult": "counting",
+    "METHODS": "counting",
+    "JIT_METHODS": "counting",
+    "Interrupted": "counting",
+}
+
+__all__ = [
+    "JIT_METHODS",
+    "METHODS",
+    "CountResult",
+    "Interrupted",
+    "Solution",
+    "canonical",
+    "class_size",
+    "expand",
+    "expected_total",
+    "fundamental_solutions",
+    "is_solution",
+    "run_count",
+    "solutions",
+    "transforms",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` when it is first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -131,7 +131,11 @@ def _summary(n: int, count: int, fundamental: bool, limit: int | None) -> str:
     default=None,
     help="Stop after this many solutions (the search streams: large N answers at once).",
 )
-def solve(n: int, fundamental: bool, fmt: str, limit: int | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (--format json).")
+@click.pass_context
+def solve(
+    ctx: click.Context, n: int, fundamental: bool, fmt: str, limit: int | None, as_json: bool
+) -> None:
     """List the solutions for N (1 to 29) in lexicographic order (the classic backtracking).
 
     Columns are 1-based, row 1 first. With --fundamental each symmetry class is shown
@@ -141,6 +145,11 @@ def solve(n: int, fundamental: bool, fmt: str, limit: int | None) -> None:
     """
     _check(n, MAX_SOLVE_N)
     fmt = fmt.lower()
+    if as_json:
+        given = ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT
+        if given and fmt != "json":
+            raise click.UsageError(f"--json prints JSON; it cannot go with --format {fmt}")
+        fmt = "json"
     stream = _stream(n, fundamental, limit)
     if fmt == "json":
         _solve_json(n, fundamental, stream)
@@ -556,7 +565,7 @@ def compare_command(
     counts = {r.count for r in results}
     agree = len(counts) == 1
     base = results[0].seconds
-    rows = [
+    rows: list[dict[str, object]] = [
         {
             "method": r.method,
             "count": r.count,

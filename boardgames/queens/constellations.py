@@ -265,13 +265,13 @@ def _preset_masks(n: int, task, rows, attacked, nrows: int) -> tuple[int, int, i
     for j in range(p):
         bit = np.int64(1) << ((task[PRESET] >> (4 + PRESET_BITS * j)) & 63)
         if j >= nrows or (bit & full & ~(c | ld | rd | attacked[j])) == 0:
-            return -1, c, ld, rd
+            return -1, c, ld, rd  # type: ignore[return-value]
         c |= bit
         if j + 1 < nrows:
             g = rows[j + 1] - rows[j]
             ld = (ld | bit) << g
             rd = (rd | bit) >> g
-    return p, c, ld, rd
+    return p, c, ld, rd  # type: ignore[return-value]
 
 
 @njit(cache=True, nogil=True)

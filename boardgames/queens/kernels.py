@@ -445,7 +445,7 @@ def task_arrays(n: int, tasks: list[Task]) -> tuple[Masks, npt.NDArray[np.int64]
 
 def set_workers(workers: int | None) -> int:
     """Use ``workers`` threads for the parallel kernel (default: all numba offers)."""
-    top = numba.config.NUMBA_NUM_THREADS
+    top: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     w = top if workers is None else max(1, min(workers, top))
     numba.set_num_threads(w)
     return w
@@ -480,7 +480,7 @@ def _allowed(n: int, corner: bool, y: int, b1: int, cols: int, ld: int, rd: int)
     if corner:
         if y < b1:  # the column-1 queen must lie below the row-1 queen
             free &= ~np.int64(2)
-        return free
+        return free  # type: ignore[return-value]
     side = np.int64(1) | (np.int64(1) << m)
     if y < b1:
         free &= ~side
@@ -493,7 +493,7 @@ def _allowed(n: int, corner: bool, y: int, b1: int, cols: int, ld: int, rd: int)
     if y == m:  # the bottom queen stays at least b1 from either corner
         keep = ((np.int64(1) << (m - b1 + 1)) - 1) & ~((np.int64(1) << b1) - 1)
         free &= keep
-    return free
+    return free  # type: ignore[return-value]
 
 
 @njit(cache=True, inline="always")
@@ -564,7 +564,7 @@ def symmetry_tasks(n: int) -> npt.NDArray[np.int64]:
     b1 = 1
     while b1 < m - b1:
         top = np.int64(1) << b1
-        free = _allowed(n, False, 1, b1, top, top << 1, top >> 1)
+        free = _allowed(n, False, 1, b1, top, top << 1, top >> 1)  # type: ignore[arg-type]
         while free:
             bit = free & -free
             free ^= bit

@@ -121,7 +121,9 @@ def plan(n: int, fundamental: bool, chunks: int | None = None) -> Plan:
 
     if n < constellations.MIN_N:
         kinds = ("border", "fixed180", "fixed90") if fundamental else ("border",)
-        tasks = [(f"{kind}-0", (n, kind, None)) for kind in kinds]
+        tasks: list[tuple[str, tuple[Any, ...]]] = [
+            (f"{kind}-0", (n, kind, None)) for kind in kinds
+        ]
         return Plan(n, fundamental, tasks, 0, _job(n, fundamental, len(tasks)))
     rows = constellations.constellation_tasks(n)
     rows = rows[np.random.default_rng(SEED).permutation(len(rows))]
