@@ -113,8 +113,9 @@ def _sweep(board: list[int], m: int, player: int) -> None:
 
 def classic_move(
     board: list[int], m: int, mover: int, pit: int, empty_capture: bool = False
-) -> tuple[bool, bool]:
-    """One classic sowing in place; returns (extra turn, game over).
+) -> bool:
+    """One classic sowing in place; returns True for an extra turn (never when the sowing
+    ended the game: :func:`is_over` tells that).
 
     ``empty_capture`` is the variant of Irving, Donkers and Uiterwijk ("Solving Kalah",
     2000): a last stone in an own empty pit is captured even when the opposite pit is
@@ -132,8 +133,8 @@ def classic_move(
     if side_stones(board, m, 0) == 0 or side_stones(board, m, 1) == 0:
         _sweep(board, m, 0)
         _sweep(board, m, 1)
-        return False, True
-    return again, False
+        return False
+    return again
 
 
 def more_than_half(board: Sequence[int], m: int) -> bool:

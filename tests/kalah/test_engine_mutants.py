@@ -1,0 +1,264 @@
+"""The strong program's limits and its compound moves, checked on facts (issue 22): the
+configuration bounds, the time limit, the proof, the move that goes on past the search's
+horizon, and the MCTS program."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from boardgames.core.protocol import GameError, score_margin, terminal_score
+from boardgames.core.search import alphabeta
+from boardgames.kalah.engine import DEFAULT_TIME, MAX_DEPTH, EngineConfig, KalahEngine
+from boardgames.kalah.game import Kalah
+
+# --- configuration bounds -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": 1, "strategy": "alphabeta"},
+        {"depth": MAX_DEPTH},
+        {"time": 3600},
+        {"time": 1e-6},
+        {"prove_nodes": 0},
+        {"prove_nodes": 10**12},
+        {"tt_mib": 4096},
+        {"tt_mib": 0.001},
+        {"strategy": "mcts", "playouts": 1},
+        {"strategy": "mcts", "playouts": 10**9},
+        {"strategy": "mcts", "exploration": 0.0},
+        {"strategy": "mcts", "exploration": 0.5},
+        {"strategy": "mcts", "policy": "priority"},
+    ],
+)
+def test_configurations_on_the_bounds_are_accepted(kwargs: dict) -> None:
+    config = EngineConfig(**kwargs)
+    for key, value in kwargs.items():
+        assert getattr(config, key) == value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"depth": MAX_DEPTH + 1}, "depth must be 1 to 200"),
+        ({"depth": 0}, "depth must be 1 to 200"),
+        ({"time": 0}, "time must be more than 0"),
+        ({"time": 3600.5}, "at most 3600 seconds"),
+        ({"prove_nodes": -1}, "prove_nodes must be 0 to 10**12"),
+        ({"prove_nodes": 10**12 + 1}, "prove_nodes must be"),
+        ({"tt_mib": 0}, "table size must be more than 0"),
+        ({"tt_mib": 4097}, "at most 4096 MiB"),
+        ({"strategy": "mcts", "playouts": 0}, "playouts must be 1 to 10**9"),
+        ({"strategy": "mcts", "playouts": 10**9 + 1}, "playouts must be"),
+        ({"strategy": "mcts", "exploration": -0.1}, "exploration must be 0 or more"),
+        ({"strategy": "mcts", "exploration": math.inf}, "exploration must be"),
+        ({"strategy": "mcts", "depth": 3}, "mcts has no depth"),
+        ({"strategy": "mcts", "policy": "greedy"}, "unknown playout policy 'greedy'"),
+        ({"playouts": 10}, "playouts are for strategy=mcts"),
+        ({"strategy": "minimax", "depth": 2, "time": 1}, "iterative strategy"),
+    ],
+)
+def test_configurations_past_the_bounds_are_refused(kwargs: dict, message: str) -> None:
+    with pytest.raises(GameError, match=message.replace("*", r"\*")):
+        EngineConfig(**kwargs)
+
+
+def test_time_limit_and_description() -> None:
+    assert EngineConfig().time_limit == DEFAULT_TIME
+    assert EngineConfig(depth=5).time_limit is None
+    assert EngineConfig(depth=5, time=2).time_limit == 2
+    assert EngineConfig(strategy="mcts", playouts=100).time_limit is None
+    assert EngineConfig(strategy="mcts").time_limit == DEFAULT_TIME
+    assert EngineConfig(depth=5).describe() == "depth 5, eval tseitin, mtdf"
+    assert (
+        EngineConfig(depth=7, time=1.5, unit="sowing", evaluation="store", strategy="pvs")
+    ).describe() == "depth 7 sowings, 1.5 s a move, eval store, pvs"
+    assert EngineConfig().describe() == f"{DEFAULT_TIME:g} s a move, eval tseitin, mtdf"
+    assert (
+        EngineConfig(strategy="mcts", playouts=1000, time=2, exploration=1).describe()
+        == "1,000 playouts, 2 s a move, mcts (c 1.00, random playouts)"
+    )
+    assert (
+        EngineConfig(strategy="mcts", policy="priority").describe()
+        == f"{DEFAULT_TIME:g} s a move, mcts (c {EngineConfig().exploration:.2f}, "
+        "priority playouts)"
+    )
+
+
+# --- the time-limited search -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def timed() -> tuple[Kalah, KalahEngine]:
+    game = Kalah(6, 4, evaluation="tseitin")
+    return game, KalahEngine(game, EngineConfig(time=0.25, prove_nodes=0))
+
+
+def test_time_limited_search_goes_deep_and_stays_within_its_limit(timed) -> None:
+    """A quarter of a second reaches well past depth 4 on 6 x 4 (a depth-4 search takes
+    milliseconds) and stops, cut by its node budget if need be, within the limit."""
+    game, engine = timed
+    state = game.initial_state()
+    answer = engine.best_move(state)
+    assert answer.depth >= 5
+    assert not answer.complete  # MAX_DEPTH is out of reach
+    assert answer.seconds < 0.25 + 2  # generous: the machine may be busy
+    game.play_compound(state, answer.move)
+
+
+def test_more_time_searches_deeper(timed) -> None:
+    game, engine = timed
+    state = game.initial_state()
+    short = engine.search(state, deadline=0.0)  # past already: only depth 1, which has no budget
+    assert short.depth == 1 and not short.complete
+    long = engine.search(state)
+    assert long.depth > short.depth
+    assert long.nodes > short.nodes
+
+
+def test_depth_and_time_stop_at_whichever_comes_first() -> None:
+    game = Kalah(6, 4, evaluation="tseitin")
+    engine = KalahEngine(game, EngineConfig(depth=3, time=5, prove_nodes=0))
+    answer = engine.best_move(game.initial_state())
+    assert answer.depth == 3 and answer.complete
+    assert answer.seconds < 2
+    assert answer.value == alphabeta(game, game.initial_state(), 3).value
+
+
+# --- compound moves ------------------------------------------------------------------
+
+
+# B to move; B's best line at depth 5 (sowings) is five sowings ending in B's store
+# (12, 11, 12, 7, 12): the principal variation ends at the horizon while B still moves.
+PAST_THE_HORIZON = [0, 3, 2, 8, 0, 8, 3, 6, 0, 6, 6, 2, 1, 3]
+
+
+@pytest.mark.parametrize("strategy", ["mtdf", "alphabeta"])
+def test_turn_going_on_past_the_horizon_is_finished_with_the_depth_left(strategy: str) -> None:
+    """With depth in sowings, the five sowings used up the horizon: the engine finishes B's
+    turn with a new search of depth max(1, 5 - 5) = 1, which takes pit 10 (a search as
+    deep as 10 sowings would take 9). Its nodes count toward the answer."""
+    game = Kalah(6, 4, "classic", "tseitin")
+    state = game.make_state(PAST_THE_HORIZON, 1)
+    config = EngineConfig(depth=5, strategy=strategy, unit="sowing", prove_nodes=0)
+    engine = KalahEngine(game, config)
+    reference = alphabeta(game, state, 5, again_is_ply=True)
+    answer = engine.best_move(state)
+    assert answer.value == reference.value
+    assert answer.move == (12, 11, 12, 7, 12, 10)
+    assert answer.pv == reference.pv == [12, 11, 12, 7, 12]
+    first = engine.search(state)
+    assert answer.nodes > first.nodes
+    # The facts behind the chosen last sowing:
+    s = state
+    for pit in (12, 11, 12, 7, 12):
+        s, again = game.play(s, pit)
+    assert again
+    assert alphabeta(game, s, 1, again_is_ply=True).best_move == 10
+
+
+def test_same_answer_twice_each_search_starts_afresh() -> None:
+    game = Kalah(6, 4, evaluation="tseitin")
+    engine = KalahEngine(game, EngineConfig(depth=4, strategy="tt", prove_nodes=0))
+    state = game.initial_state()
+    first, second = engine.best_move(state), engine.best_move(state)
+    assert (first.move, first.value, first.nodes) == (second.move, second.value, second.nodes)
+    assert first.value == alphabeta(game, state, 4).value
+
+
+# --- proofs ------------------------------------------------------------------------------
+
+
+# A to move on 6 x 4; the exact margin is -2 under the classic rules, -4 when a last stone
+# in an own empty pit is captured even against an empty pit (empty_capture).
+ENDGAME = [0, 0, 1, 0, 1, 0, 20, 0, 1, 0, 0, 2, 0, 23]
+
+
+@pytest.mark.parametrize(("empty_capture", "margin"), [(False, -2), (True, -4)])
+def test_proof_gives_the_exact_value_of_its_own_rules(empty_capture: bool, margin: int) -> None:
+    game = Kalah(6, 4, empty_capture=empty_capture)
+    state = game.make_state(ENDGAME, 0)
+    assert score_margin(alphabeta(game, state, None).value) == margin
+    asked = []
+
+    def tables() -> None:
+        asked.append(True)
+
+    engine = KalahEngine(game, EngineConfig(depth=8), tables=tables)
+    answer = engine.best_move(state)
+    assert answer.exact and answer.value == terminal_score(margin, 0)
+    assert 1 <= answer.depth <= 8 and answer.complete and answer.bound is None
+    assert answer.nodes > 0
+    after = game.play_compound(state, answer.move)
+    assert score_margin(-alphabeta(game, after, None).value) == margin  # a best move
+    assert asked == [True]  # the endgame table was asked for once, at the first proof
+
+
+def test_proof_reports_its_own_work() -> None:
+    game = Kalah(6, 4)
+    state = game.make_state(ENDGAME, 0)
+    engine = KalahEngine(game, EngineConfig(depth=8))
+    proof = engine.prove(state, terminal_score(-1, 3))
+    assert proof is not None and proof.exact and proof.complete
+    assert (proof.value, proof.depth) == (terminal_score(-2, 0), 0)
+    assert proof.nodes > 0 and 0 < proof.seconds < 1
+    assert proof.move == () and proof.pv  # the solver's best compound move
+    assert engine.prove(state, 0, deadline=0.0) is None  # no time left: no budget
+
+
+def test_proof_stops_at_its_budget() -> None:
+    """The proof above needs more than 3 positions: with a budget of 3 it gives up."""
+    game = Kalah(6, 4)
+    state = game.make_state(ENDGAME, 0)
+    engine = KalahEngine(game, EngineConfig(depth=8, prove_nodes=3))
+    assert engine.prove(state, terminal_score(-1, 3)) is None
+    assert not engine.best_move(state).exact
+
+
+def test_no_proof_budget_leaves_a_bound() -> None:
+    game = Kalah(6, 4, evaluation="tseitin")
+    state = game.make_state(ENDGAME, 0)
+    answer = KalahEngine(game, EngineConfig(depth=8, prove_nodes=0)).best_move(state)
+    assert not answer.exact and answer.bound == "upper"
+    assert answer.value == alphabeta(game, state, 8).value
+
+
+# --- MCTS ------------------------------------------------------------------------------
+
+
+def test_mcts_answer_reports_its_search() -> None:
+    game = Kalah(6, 4)
+    state = game.initial_state()
+    engine = KalahEngine(game, EngineConfig(strategy="mcts", playouts=64, seed=3))
+    answer = engine.best_move(state)
+    assert answer.mcts is not None
+    assert answer.nodes == answer.mcts.playouts == 64
+    assert answer.pv == list(answer.mcts.pv)
+    assert (answer.value, answer.depth, answer.complete, answer.exact) == (0, 0, True, False)
+    assert 0 < answer.seconds < 1  # 64 playouts take milliseconds
+    after = game.play_compound(state, answer.move)  # one whole turn
+    assert game.to_move(after) == 1
+    assert answer.move[: len(answer.pv)] == tuple(answer.pv[: len(answer.move)])
+
+
+def test_mcts_with_a_time_limit_keeps_it() -> None:
+    game = Kalah(6, 4)
+    engine = KalahEngine(game, EngineConfig(strategy="mcts", time=0.2))
+    answer = engine.best_move(game.initial_state())
+    assert answer.mcts is not None and answer.mcts.playouts > 64
+    assert 0.1 < answer.seconds < 0.2 + 2  # generous: the machine may be busy
+
+
+def test_mcts_turn_ends_when_the_game_ends() -> None:
+    """A's only pit with stones ends in A's store and empties A's side: the game is over
+    after one sowing, although it was an "extra turn"."""
+    game = Kalah(6, 4)
+    board = [0, 0, 0, 0, 0, 1, 20, 1, 1, 1, 0, 0, 0, 24]
+    state = game.make_state(board, 0)
+    answer = KalahEngine(game, EngineConfig(strategy="mcts", playouts=8)).best_move(state)
+    assert answer.move == (5,)
+    assert np.array_equal(game.play_compound(state, (5,)), game.play(state, 5)[0])
