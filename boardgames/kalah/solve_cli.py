@@ -473,36 +473,37 @@ def _solve_with_progress(
     positions = estimate_positions(pits, left, stones)
     seconds = positions / (SOLVE_RATE * threads)
     label = f"Solving {what}"
-    if seconds >= 60:
-        beyond = " (more than a day)" if seconds > DAY else ""
-        err.print(
-            f"{label}: about {format_count(positions)} positions by a rough estimate (within "
-            f"a factor of a few on boards up to 6 x 5), about {format_duration(seconds)}"
-            f"{beyond}. Ctrl-C stops.",
-            highlight=False,
-            soft_wrap=True,
-        )
     bounds = ["-inf", "+inf"]
     t0 = time.perf_counter()
 
     def report(lower: int, upper: int) -> None:
         bounds[:] = [str(lower), str(upper)]
 
-    with Progress(
-        label, positions, "positions", console=err, estimate=seconds, warn_after=None
-    ) as bar:
+    def stopped() -> str:
+        return (
+            f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: "
+            f"{solver.count(NODES):,} positions searched; the value was in "
+            f"[{bounds[0]}, {bounds[1]}]."
+        )
 
-        def tick() -> None:
-            bar.update(solver.count(NODES), detail=f"value in [{bounds[0]}, {bounds[1]}]")
-
-        def stopped() -> str:
-            return (
-                f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: "
-                f"{solver.count(NODES):,} positions searched; the value was in "
-                f"[{bounds[0]}, {bounds[1]}]."
+    # from the estimate line on, a Ctrl-C says how far the solve got
+    with interruptible(stopped):
+        if seconds >= 60:
+            beyond = " (more than a day)" if seconds > DAY else ""
+            err.print(
+                f"{label}: about {format_count(positions)} positions by a rough estimate "
+                f"(within a factor of a few on boards up to 6 x 5), about "
+                f"{format_duration(seconds)}{beyond}. Ctrl-C stops.",
+                highlight=False,
+                soft_wrap=True,
             )
+        with Progress(
+            label, positions, "positions", console=err, estimate=seconds, warn_after=None
+        ) as bar:
 
-        with interruptible(stopped):
+            def tick() -> None:
+                bar.update(solver.count(NODES), detail=f"value in [{bounds[0]}, {bounds[1]}]")
+
             return solve_in_thread(solver, state, report, tick)
 
 
