@@ -1,7 +1,9 @@
 """boardgames: classic board games and puzzles (Kalah, Nim, N queens) with fast game search."""
 
 import os as _os
+from collections.abc import Callable as _Callable
 from pathlib import Path as _Path
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -21,3 +23,26 @@ def cache_dir() -> _Path:
 # installed modules: files left inside site-packages would survive `pip uninstall` and
 # shadow a later (editable) install of the package. NUMBA_CACHE_DIR set by the user wins.
 _os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba"))
+
+
+def lazy_exports(
+    package: str, homes: dict[str, str], names: list[str]
+) -> tuple[_Callable[[str], _Any], _Callable[[], list[str]]]:
+    """The module-level ``__getattr__`` and ``__dir__`` of a package whose API names
+    (``homes``: name -> submodule) are imported on first use, so that importing the
+    package stays cheap (no numpy or numba until a name that needs them is used)."""
+    import importlib
+    import sys
+
+    def __getattr__(name: str) -> _Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{home}"), name)
+        setattr(sys.modules[package], name, value)  # later look-ups skip this function
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*vars(sys.modules[package]), *names})
+
+    return __getattr__, __dir__
