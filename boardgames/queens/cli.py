@@ -24,6 +24,7 @@ from boardgames.core.cluster import ClusterSpec, cluster_options
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Progress, Stopped, exit_stopped, interruptible
 from boardgames.core.protocol import GameError, quote
+from boardgames.queens.counting import METHODS
 from boardgames.queens.solve import (
     MAX_COUNT_N,
     MAX_SOLVE_N,
@@ -253,20 +254,7 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
 @click.option("--fundamental", is_flag=True, help="Count symmetry classes instead.")
 @click.option(
     "--method",
-    type=click.Choice(
-        [
-            "auto",
-            "naive",
-            "tables",
-            "bitmask",
-            "numba",
-            "parallel",
-            "symmetry",
-            "symmetry-parallel",
-            "constellations",
-            "constellations-parallel",
-        ]
-    ),
+    type=click.Choice(["auto", *METHODS]),
     default="auto",
     show_default=True,
     help="How to count (auto: bitmask up to N = 9, symmetry-parallel up to 13, "
@@ -485,8 +473,7 @@ def _count_progress(err: Console, n: int, method: str) -> Progress:
 @click.option("--fundamental", is_flag=True, help="Compare fundamental counts instead.")
 @click.option(
     "--methods",
-    default="naive,tables,bitmask,numba,parallel,symmetry,symmetry-parallel,constellations,"
-    "constellations-parallel",
+    default=",".join(METHODS),
     show_default=True,
     help="Comma-separated methods to run (speed-ups are against the first).",
 )

@@ -69,6 +69,17 @@ class DaskCluster:
                 proc.wait()
 
 
+def wait_for_records(proc: subprocess.Popen[str], checkpoint: Path, records: int) -> None:
+    """Wait until ``checkpoint`` holds more than ``records`` finished tasks (the workers
+    are counting), and fail if the command ended first."""
+    deadline = time.monotonic() + START_SECONDS * 2
+    while time.monotonic() < deadline and proc.poll() is None:
+        if checkpoint.exists() and len(checkpoint.read_text().splitlines()) > records:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the command ended before it could be disturbed"
+
+
 def start_cluster(where: Path, workers: int = 2) -> DaskCluster:
     """Start a scheduler on a free port of 127.0.0.1 and ``workers`` one-thread workers."""
     scheduler_file = where / "scheduler.json"

@@ -8,10 +8,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from tests.cluster.conftest import start_cluster
+from tests.cluster.conftest import start_cluster, wait_for_records
 
 
 def test_the_scheduler_lost_mid_count(tmp_path: Path) -> None:
@@ -23,12 +22,7 @@ def test_the_scheduler_lost_mid_count(tmp_path: Path) -> None:
              "--cluster", cluster.address, "--checkpoint", str(ckpt)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            if ckpt.exists() and len(ckpt.read_text().splitlines()) > 5:
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, "the count ended before the scheduler could be killed"
+        wait_for_records(proc, ckpt, 5)
         os.kill(cluster.scheduler.pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
     finally:

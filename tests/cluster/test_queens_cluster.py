@@ -8,14 +8,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from boardgames.core.cluster import Runner, parse_cluster
 from boardgames.queens import tasks as queens_tasks
-from tests.cluster.conftest import DaskCluster
+from tests.cluster.conftest import DaskCluster, wait_for_records
 
 # OEIS A000170 and A002562, N = 1..14
 TOTAL = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
@@ -76,12 +75,7 @@ def test_a_worker_killed_mid_count(dask_cluster: DaskCluster, tmp_path: Path) ->
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     victim = _worker_pids(dask_cluster)[0]
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if ckpt.exists() and len(ckpt.read_text().splitlines()) > 5:
-            break  # the workers are counting
-        time.sleep(0.01)
-    assert proc.poll() is None, "the count ended before a worker could be killed"
+    wait_for_records(proc, ckpt, 5)
     os.kill(victim, signal.SIGKILL)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
@@ -100,12 +94,7 @@ def test_a_killed_client_resumes_from_its_checkpoint(
         [sys.executable, "-m", "boardgames", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if ckpt.exists() and len(ckpt.read_text().splitlines()) > 20:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the count ended before the client could be killed"
+    wait_for_records(proc, ckpt, 20)
     proc.kill()
     proc.communicate()
     kept = len(ckpt.read_text().splitlines()) - 1  # the header is not a task
