@@ -1,15 +1,21 @@
 """What checking an endgame table's checksums adds to loading it.
 
-Every saved table carries the XXH64 of each level; loading reads the file in chunks in a
-second thread and hashes each chunk as soon as it is in (boardgames.kalah.endgame
-._read_table). This script loads one table file with and without that check, alternately,
-and reports the medians and their ratio, twice: with the file in the page cache ("warm":
-a table used again soon), and with its pages dropped from the page cache before every
-load (``posix_fadvise(DONTNEED)`` on that file only: "cold", read from the disk). It also
-times the hash alone on the table in memory.
+Every saved table carries a checksum of each level (the XXH64 of its 1 MiB blocks'
+XXH64s); a checked load maps the file and copies it into memory block by block, each
+block hashed in the same pass as its copy, an unchecked one read()s it into memory
+(boardgames.kalah.endgame._read_table). This script loads one table file with and
+without the check, alternately, and reports the medians and their ratio, twice: with the
+file in the page cache ("warm": a table used again soon), and with its pages dropped from
+the page cache before every load (``posix_fadvise(DONTNEED)`` on that file only: "cold",
+read from the disk). The checked loads are done with 1 thread and with 2 (numba's
+threads, at least 2) copying and hashing; the load without the check is read(), one
+thread. The check of a memory-mapped table (``endgame.map_table``: hashed through the
+mapping, nothing copied) is timed after them. Wall and CPU seconds (all threads of this
+process) are both kept: on a machine busy with other work the wall times swing, the CPU
+times much less.
 
     python benchmarks/table_checksum.py                    # 6 pits, 20 stones (226 MB)
-    python benchmarks/table_checksum.py --stones 22 --runs 9
+    python benchmarks/table_checksum.py --stones 22 --runs 9 --cold-runs 5
 
 The table comes from your cache if it is there (read only), else it is built (20 stones
 on 6 pits: about 90 s on 2 cores); a checksummed copy is written to a temporary folder
@@ -22,9 +28,11 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -43,32 +51,63 @@ def drop_from_page_cache(path: Path) -> None:
         os.close(fd)
 
 
-def timed_load(path: Path, verify: bool, cold: bool) -> float:
-    if cold:
-        drop_from_page_cache(path)
-    t0 = time.perf_counter()
-    table, checked = endgame._read_table(path, verify=verify)
-    seconds = time.perf_counter() - t0
-    assert checked == verify
-    del table
-    return seconds
+def cpu_seconds() -> float:
+    """User and system seconds of every thread of this process so far."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
-def compare(path: Path, runs: int, cold: bool) -> dict:
-    """Loads with and without the check, alternately (the order swapped every run)."""
-    plain: list[float] = []
-    checked: list[float] = []
+def loader(path: Path, verify: bool, threads: int) -> Callable[[], None]:
+    def load() -> None:
+        _, checked = endgame._read_table(path, verify=verify, threads=threads)
+        assert checked == verify
+
+    return load
+
+
+def compare(path: Path, runs: int, cold: bool, threads: int) -> dict:
+    """Loads with and without the check, alternately, the order turned round every run;
+    then a mapped table's check as often (apart: here a load right after a mapped check
+    was often several times slower, which would have been charged to one side)."""
+    kinds: dict[str, Callable[[], object]] = {
+        "plain": loader(path, False, threads),
+        "checked": loader(path, True, threads),
+    }
+    wall: dict[str, list[float]] = {k: [] for k in kinds}
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}
+    loads = []
     for i in range(runs):
-        for verify in (False, True) if i % 2 == 0 else (True, False):
-            (checked if verify else plain).append(timed_load(path, verify, cold))
-    p, c = statistics.median(plain), statistics.median(checked)
+        for name in list(kinds) if i % 2 == 0 else list(reversed(kinds)):
+            if cold:
+                drop_from_page_cache(path)
+            c0, t0 = cpu_seconds(), time.perf_counter()
+            kinds[name]()
+            wall[name].append(time.perf_counter() - t0)
+            cpu[name].append(cpu_seconds() - c0)
+        loads.append(os.getloadavg()[0])
+    kinds["mapped_checked"] = lambda: endgame.map_table(path, True, threads)
+    wall["mapped_checked"], cpu["mapped_checked"] = [], []
+    for _ in range(runs):
+        if cold:
+            drop_from_page_cache(path)
+        c0, t0 = cpu_seconds(), time.perf_counter()
+        kinds["mapped_checked"]()
+        wall["mapped_checked"].append(time.perf_counter() - t0)
+        cpu["mapped_checked"].append(cpu_seconds() - c0)
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
     return {
         "runs": runs,
-        "plain_seconds": plain,
-        "checked_seconds": checked,
-        "median_plain_seconds": p,
-        "median_checked_seconds": c,
-        "added_percent": 100 * (c - p) / p,
+        "threads": threads,
+        "load_average": loads,
+        "wall_seconds": wall,
+        "cpu_seconds": cpu,
+        "median_wall": med,
+        "median_cpu": med_cpu,
+        "min_wall": {k: min(v) for k, v in wall.items()},
+        "added_percent": 100 * (med["checked"] - med["plain"]) / med["plain"],
+        "added_cpu_percent": 100 * (med_cpu["checked"] - med_cpu["plain"]) / med_cpu["plain"],
+        "added_percent_of_minimums": 100 * (min(wall["checked"]) / min(wall["plain"]) - 1),
     }
 
 
@@ -78,6 +117,7 @@ def main() -> None:
     parser.add_argument("--stones", type=int, default=20)
     parser.add_argument("--runs", type=int, default=9, help="loads of each kind, warm")
     parser.add_argument("--cold-runs", type=int, default=3, help="loads of each kind, cold")
+    parser.add_argument("--threads", type=int, default=max(2, endgame.hash_threads()))
     parser.add_argument("--out", type=Path, default=RESULTS / "table_checksum.json")
     args = parser.parse_args()
     pits, stones = args.pits, args.stones
@@ -92,31 +132,40 @@ def main() -> None:
         print(f"building the {stones}-stone table on {pits} pits (not cached)...", flush=True)
         table = endgame.build(pits, stones).table
         how = "built"
+    thread_counts = sorted({1, args.threads})
     with tempfile.TemporaryDirectory(prefix="table-checksum-") as scratch:
         path = Path(scratch) / endgame.cache_path(pits, stones, "classic").name
         t0 = time.perf_counter()
         endgame.save_table(path, table, pits, stones)
         save_seconds = time.perf_counter() - t0
-        hashing = []
+        hashing: dict[int, list[float]] = {t: [] for t in thread_counts}
         for _ in range(args.runs):
-            t0 = time.perf_counter()
-            endgame.level_checksums(table, pits, stones)
-            hashing.append(time.perf_counter() - t0)
+            for t in thread_counts:
+                t0 = time.perf_counter()
+                endgame._run_blocks(None, table, endgame.level_bounds(pits, stones), True, t)
+                hashing[t].append(time.perf_counter() - t0)
         del table
-        timed_load(path, True, False)  # numba's cache loaded, the file in the page cache
-        warm = compare(path, args.runs, cold=False)
-        cold = compare(path, args.cold_runs, cold=True)
+        endgame._read_table(path)  # numba's cache loaded, the file in the page cache
+        warm = {t: compare(path, args.runs, False, t) for t in thread_counts}
+        cold = {t: compare(path, args.cold_runs, True, t) for t in thread_counts}
         nbytes = path.stat().st_size
-    hash_median = statistics.median(hashing)
     print()
-    print(f"{pits} pits, {stones} stones: {nbytes:,} bytes ({how}); medians")
-    print(f"{'load':<6} {'plain s':>9} {'checked s':>10} {'added':>7}")
-    for name, r in (("warm", warm), ("cold", cold)):
-        print(
-            f"{name:<6} {r['median_plain_seconds']:9.3f} {r['median_checked_seconds']:10.3f} "
-            f"{r['added_percent']:6.1f}%"
-        )
-    print(f"hash alone (in memory): {hash_median:.3f} s, {nbytes / hash_median / 1e9:.1f} GB/s")
+    print(f"{pits} pits, {stones} stones: {nbytes:,} bytes ({how}); medians, wall (CPU) seconds")
+    head = ("load", "thr", "plain", "checked", "added", "CPU", "mapped, checked")
+    print("{:<5} {:>3} {:>13} {:>13} {:>7} {:>7} {:>15}".format(*head))
+    for name, by in (("warm", warm), ("cold", cold)):
+        for t, r in by.items():
+            w, c = r["median_wall"], r["median_cpu"]
+            print(
+                f"{name:<5} {t:>3} {w['plain']:6.3f} ({c['plain']:.3f}) "
+                f"{w['checked']:6.3f} ({c['checked']:.3f}) {r['added_percent']:6.1f}% "
+                f"{r['added_cpu_percent']:6.1f}% "
+                f"{w['mapped_checked']:6.3f} ({c['mapped_checked']:.3f})"
+            )
+    for t, h in hashing.items():
+        m = statistics.median(h)
+        print(f"hash alone (in memory), {t} thread(s): {m:.3f} s, {nbytes / m / 1e9:.1f} GB/s")
+    print(f"load average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     report = {
         "benchmark": "table_checksum",
         "date": started,
@@ -129,10 +178,9 @@ def main() -> None:
         "table": how,
         "bytes": nbytes,
         "checksum": endgame.CHECKSUM,
-        "hash_chunk_bytes": endgame.HASH_CHUNK,
+        "block_bytes": endgame.BLOCK,
         "save_seconds": save_seconds,
-        "hash_alone_median_seconds": hash_median,
-        "hash_alone_gb_per_s": nbytes / hash_median / 1e9,
+        "hash_alone_median_seconds": {t: statistics.median(h) for t, h in hashing.items()},
         "warm": warm,
         "cold": cold,
     }

@@ -30,27 +30,33 @@ move of a few hundred random positions), so a change of the rules never reuses a
 table.
 
 A saved table is a one-dimensional int8 ``.npy`` file (``np.load`` reads it) followed by
-a trailer: :data:`CHECKSUM_MAGIC` and one line of JSON holding the XXH64 of each level (the
-positions of one stone count). Loading checks every level, hashing each chunk while the
-next one is read (:func:`_read_table`), and a table that does not match is never used
-(:class:`DamagedTable`). Files saved before the trailer existed still load, as
-*unverified* (``EndgameTable.verified`` is False).
+a trailer: :data:`CHECKSUM_MAGIC` and one line of JSON holding a checksum of each level
+(the positions of one stone count): the XXH64 of its 1 MiB blocks' XXH64s
+(:func:`level_checksums`). Loading hashes each block as it reads or copies it
+(:func:`_read_table`), and a table that does not match is never used
+(:class:`DamagedTable`). Files of the first
+trailer (XXH64 of each whole level) are checked too; files saved before the trailer
+existed still load, as *unverified* (``EndgameTable.verified`` is False). A table can
+also be used memory-mapped from its file instead of copied (``load_cached(...,
+mmap=True)``, :func:`map_table`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import itertools
 import json
+import mmap
 import os
-import queue
 import re
 import shutil
 import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -322,8 +328,14 @@ class EndgameTable:
     loaded_from: Path | None = None
     empty_capture: bool = False
     verified: bool | None = None
-    """Read from a file: True if every level matched its checksum, False if the file was
-    saved before checksums (unverified); None for a table built in this process."""
+    """Read from a file: True if every level matched its checksum, False if it was not
+    checked (a file saved before checksums, or ``verify=False``); None for a table built
+    in this process."""
+    mapped: bool = False
+    """True: ``table`` is memory-mapped from ``loaded_from`` (:func:`map_table`), not a copy
+    in memory; the mapping lives as long as the array."""
+    skipped: bool = False
+    """True: the file has checksums, but they were not checked (``verify=False``)."""
 
     @property
     def nbytes(self) -> int:
@@ -466,15 +478,26 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
     return sorted(found)
 
 
-# --- checksums: XXH64 of each level -------------------------------------------------------
+# --- checksums: XXH64 of each level, by blocks -------------------------------------------
 #
-# XXH64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md), seed 0, of
-# each level's bytes, exactly as the reference implementation computes it (the tests check
-# known digests). It runs at memory speed (9 GB/s on an idle core here; blake2b 0.6,
-# zlib.crc32 2.3, the xxhash package's XXH3 no faster from memory), and the chunk just read
-# is hashed while the next one is read, which hides the hashing only while a second core
-# is free (benchmarks/table_checksum.py). A level starts at any byte, so its 8-byte words
-# are put together from two aligned words (little-endian machines: x86-64, arm64).
+# XXH64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md), seed 0, exactly
+# as the reference implementation computes it (the tests check known digests), written in
+# numba: no new dependency. A level (the positions of one stone count) is cut into blocks
+# of BLOCK bytes from its first byte; its checksum is the XXH64 of its blocks' XXH64s (as
+# little-endian 8-byte words). Blocks are hashed in any order by any number of threads
+# (numba's). A load (:func:`_read_table`) of a file mostly on the disk reads it block by
+# block, each block hashed right after its read while the kernel reads ahead; one of a
+# file in the page cache maps it and copies it into the table, each block hashed in the
+# same pass as its copy (:func:`_copy_stripes`): the copy waits for the memory while the
+# hash computes. Measured here (benchmarks/table_checksum.py, the 22-stone table, 548 MB,
+# the machine shared with others): XXH64 runs at 3-9 GB/s a core; the fused copy and hash
+# cost +55-60% CPU over a read() of the file, against +75% for hashing after each read()
+# from the page cache (the kernel's copy leaves less in the cache) and more for the
+# earlier reader thread handing chunks to a hashing thread; blake2b runs at 0.6 GB/s,
+# zlib.crc32 at 1.8, and an XXH3-like loop in numba was no faster (LLVM does not vectorise
+# its lane swap). Tables saved with the first trailer (CHECKSUM_V1: XXH64 of each whole
+# level) are still checked, one level after another. A level starts at any byte, so 8-byte
+# words are put together from two aligned words (little-endian machines: x86-64, arm64).
 
 _P1 = np.uint64(0x9E3779B185EBCA87)
 _P2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -482,13 +505,17 @@ _P3 = np.uint64(0x165667B19E3779F9)
 _P4 = np.uint64(0x85EBCA77C2B2AE63)
 _P5 = np.uint64(0x27D4EB2F165667C5)
 _ZERO = np.uint64(0)
-_SEED_STATE = [(int(_P1) + int(_P2)) % 2**64, int(_P2), 0, -int(_P1) % 2**64]
-"""XXH64's four lanes at the start, seed 0."""
+_V1 = np.uint64((int(_P1) + int(_P2)) % 2**64)
+_V4 = np.uint64(-int(_P1) % 2**64)
+"""XXH64's first and last lanes at the start, seed 0 (the others: _P2 and 0)."""
 _STRIPE = 32
 """Bytes XXH64 takes per round (four 8-byte lanes)."""
-HASH_CHUNK = 4 * 2**20
-"""Bytes read between two hashing steps when a table is verified as it loads: small
-enough to be hashed while still in the processor's cache."""
+BLOCK = 2**20
+"""Bytes of a checksum block (the last block of a level is shorter)."""
+_BATCH = 8
+"""Blocks a thread copies or hashes per kernel call: Ctrl-C waits for one such call."""
+_SMALL = 16 * BLOCK
+"""Tables smaller than this are loaded and hashed by the calling thread alone."""
 
 
 @njit(cache=True, inline="always")
@@ -601,49 +628,143 @@ def _xxh64_digest(acc, words, data, start, end, p):
     return h
 
 
-def _aligned_bytes(data: np.ndarray) -> np.ndarray:
-    """``data`` as uint8, copied if its start is not 8-byte aligned (never, for the
-    arrays this module allocates)."""
-    data = np.ascontiguousarray(data).view(np.uint8)
-    return data if data.ctypes.data % 8 == 0 else data.copy()
+@njit(cache=True, inline="always")
+def _seed(acc):
+    acc[0] = _V1
+    acc[1] = _P2
+    acc[2] = _ZERO
+    acc[3] = _V4
 
 
-class _LevelHasher:
-    """XXH64 of consecutive byte ranges (the levels) of an array, fed as it fills up."""
+@njit(cache=True, nogil=True)
+def _xxh64_range(words, data, start, end):
+    """XXH64 (seed 0) of ``data[start:end]`` (``words``: the aligned 8-byte view)."""
+    acc = np.empty(4, dtype=np.uint64)
+    _seed(acc)
+    stripes = (end - start) // _STRIPE
+    _xxh64_stripes(acc, words, data, start, stripes)
+    return _xxh64_digest(acc, words, data, start, end, start + _STRIPE * stripes)
 
-    def __init__(self, data: np.ndarray, bounds: np.ndarray) -> None:
-        self.data = _aligned_bytes(data)
-        self.words = self.data[: self.data.shape[0] // 8 * 8].view(np.uint64)
-        self.bounds = [int(b) for b in bounds]
-        self.level = 0
-        self.digests: list[int] = []
-        self._start_level()
 
-    def _start_level(self) -> None:
-        self.pos = self.bounds[self.level] if self.level < len(self.bounds) - 1 else 0
-        self.acc = np.array(_SEED_STATE, dtype=np.uint64)
+@njit(cache=True, nogil=True)
+def _copy_stripes(acc, src_words, dst_words, lo, count):
+    """:func:`_xxh64_stripes` over ``count`` stripes from byte ``lo`` of ``src``, copying
+    every word it reads (``src_words[lo >> 3]`` up to the one holding the last stripe's
+    last byte, and the next one if ``lo`` is not 8-aligned) to ``dst_words`` in the same
+    pass: the copy waits for the memory while the hash computes. All those words must
+    exist."""
+    v1 = acc[0]
+    v2 = acc[1]
+    v3 = acc[2]
+    v4 = acc[3]
+    q = lo >> 3
+    r = lo & 7
+    if r == 0:
+        s = src_words[q : q + 4 * count]  # indexes from 0: no negative-index checks
+        d = dst_words[q : q + 4 * count]
+        for j in range(count):
+            w1 = s[4 * j]
+            w2 = s[4 * j + 1]
+            w3 = s[4 * j + 2]
+            w4 = s[4 * j + 3]
+            d[4 * j] = w1
+            d[4 * j + 1] = w2
+            d[4 * j + 2] = w3
+            d[4 * j + 3] = w4
+            v1 = _round(v1, w1)
+            v2 = _round(v2, w2)
+            v3 = _round(v3, w3)
+            v4 = _round(v4, w4)
+    else:
+        right = np.uint64(8 * r)
+        left = np.uint64(64) - right
+        s = src_words[q : q + 4 * count + 1]
+        d = dst_words[q : q + 4 * count + 1]
+        prev = s[0]
+        d[0] = prev
+        for j in range(count):
+            w1 = s[4 * j + 1]
+            w2 = s[4 * j + 2]
+            w3 = s[4 * j + 3]
+            w4 = s[4 * j + 4]
+            d[4 * j + 1] = w1
+            d[4 * j + 2] = w2
+            d[4 * j + 3] = w3
+            d[4 * j + 4] = w4
+            v1 = _round(v1, (prev >> right) | (w1 << left))
+            v2 = _round(v2, (w1 >> right) | (w2 << left))
+            v3 = _round(v3, (w2 >> right) | (w3 << left))
+            v4 = _round(v4, (w3 >> right) | (w4 << left))
+            prev = w4
+    acc[0] = v1
+    acc[1] = v2
+    acc[2] = v3
+    acc[3] = v4
 
-    def feed(self, ready: int) -> None:
-        """Hash what the bytes ``[0, ready)`` allow (they are final from now on)."""
-        while self.level < len(self.bounds) - 1:
-            start, end = self.bounds[self.level], self.bounds[self.level + 1]
-            stripes = (min(ready, end - (end - start) % _STRIPE) - self.pos) // _STRIPE
-            if stripes > 0:
-                _xxh64_stripes(self.acc, self.words, self.data, self.pos, stripes)
-                self.pos += stripes * _STRIPE
-            if ready < end:
-                return
-            digest = _xxh64_digest(self.acc, self.words, self.data, start, end, self.pos)
-            self.digests.append(int(digest))
-            self.level += 1
-            self._start_level()
+
+@njit(cache=True, nogil=True)
+def _copy_range(src_words, src, dst_words, dst, w0, start, end):
+    """Copy the words from ``w0`` up to the one holding byte ``end`` (as far as the
+    arrays have words), and the bytes of ``start..end`` past the last word."""
+    nw = dst_words.shape[0]
+    hi = min(nw, (end >> 3) + 1)
+    if w0 < hi:
+        s = src_words[w0:hi]
+        d = dst_words[w0:hi]
+        for i in range(hi - w0):
+            d[i] = s[i]
+    for i in range(max(start, 8 * nw), end):
+        dst[i] = src[i]
+
+
+@njit(cache=True, nogil=True)
+def _copy_blocks(src_words, src, dst_words, dst, starts, ends, out, b0, b1, hashing):
+    """Blocks ``b0..b1-1`` (bytes ``starts[b]..ends[b]``) copied from ``src`` to the same
+    bytes of ``dst`` (``*_words``: the arrays' aligned 8-byte views, of one length); with
+    ``hashing``, ``out[b]`` = XXH64 of the block, computed in the same pass as the copy
+    (:func:`_copy_stripes`). A block may start or end inside a word: its neighbour copies
+    that word too, the same bytes."""
+    nw = dst_words.shape[0]
+    acc = np.empty(4, dtype=np.uint64)
+    for b in range(b0, b1):
+        start = starts[b]
+        end = ends[b]
+        if not hashing:
+            _copy_range(src_words, src, dst_words, dst, start >> 3, start, end)
+            continue
+        _seed(acc)
+        stripes = (end - start) // _STRIPE
+        p = start + _STRIPE * stripes
+        read = (start >> 3) + 4 * stripes + (1 if start & 7 else 0)  # words the stripes read
+        if read <= nw:
+            _copy_stripes(acc, src_words, dst_words, start, stripes)
+            _copy_range(src_words, src, dst_words, dst, read, p, end)
+        else:  # the table's last bytes: copied first, then hashed
+            _copy_range(src_words, src, dst_words, dst, start >> 3, start, end)
+            _xxh64_stripes(acc, dst_words, dst, start, stripes)
+        out[b] = _xxh64_digest(acc, dst_words, dst, start, end, p)
+
+
+@njit(cache=True, nogil=True)
+def _hash_blocks(words, data, starts, ends, out, b0, b1):
+    """``out[b]`` = XXH64 of bytes ``starts[b]..ends[b]`` of ``data``, for ``b0 <= b < b1``."""
+    for b in range(b0, b1):
+        out[b] = _xxh64_range(words, data, starts[b], ends[b])
+
+
+def _words(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An array's bytes and their aligned 8-byte view (copied if not 8-byte aligned:
+    never for the arrays this module allocates or maps)."""
+    data = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    if data.ctypes.data % 8:
+        data = data.copy()
+    return data, data[: data.shape[0] // 8 * 8].view(np.uint64)
 
 
 def xxh64(data: np.ndarray) -> int:
     """XXH64 (seed 0) of an array's bytes."""
-    hasher = _LevelHasher(data, np.array([0, data.nbytes]))
-    hasher.feed(data.nbytes)
-    return hasher.digests[0]
+    raw, words = _words(data)
+    return int(_xxh64_range(words, raw, 0, raw.shape[0]))
 
 
 def level_bounds(pits: int, stones: int) -> np.ndarray:
@@ -653,18 +774,117 @@ def level_bounds(pits: int, stones: int) -> np.ndarray:
     return offsets
 
 
+def _level_blocks(bounds: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """The checksum blocks of levels ``bounds[i]..bounds[i+1]``: their starts and ends."""
+    starts = [np.arange(lo, hi, block, dtype=np.int64) for lo, hi in itertools.pairwise(bounds)]
+    first = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
+    level_end = np.repeat(np.asarray(bounds[1:], dtype=np.int64), [len(s) for s in starts])
+    return first, np.minimum(first + block, level_end)
+
+
+def hash_threads() -> int:
+    """Threads that copy and hash a table as it loads, or hash it before it is saved:
+    numba's (``--threads``), at most 8."""
+    import numba
+
+    return max(1, min(8, numba.get_num_threads()))
+
+
+def _run_blocks(
+    src: np.ndarray | None,
+    dst: np.ndarray,
+    bounds: np.ndarray,
+    hashing: bool,
+    threads: int | None = None,
+    block: int | None = None,
+) -> list[int]:
+    """Copy ``src`` into ``dst`` (unless ``src`` is None) and/or hash ``dst``'s levels
+    ``bounds[i]..bounds[i+1]`` by blocks, on ``threads`` threads (this one among them),
+    each taking the next :data:`_BATCH` blocks. Returns the levels' checksums (XXH64 of
+    their blocks' XXH64s; empty without ``hashing``); ``block``: :data:`BLOCK` unless
+    given. Ctrl-C stops every thread within a batch."""
+    block = BLOCK if block is None else block
+    dst_raw, dst_words = _words(dst)
+    copy = src is not None
+    if copy and dst_raw.ctypes.data != dst.ctypes.data:
+        raise ValueError("the table must be 8-byte aligned")
+    src_raw, src_words = _words(src) if src is not None else (dst_raw, dst_words)
+    starts, ends = _level_blocks(bounds, block)
+    count = starts.shape[0]
+    out = np.zeros(count, dtype=np.uint64)
+    batches = -(-count // _BATCH)
+    if threads is None:
+        threads = hash_threads() if dst_raw.shape[0] >= _SMALL else 1
+    threads = max(1, min(threads, batches))
+    taken = itertools.count()  # next() under the GIL: each batch goes to one thread
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            while not stop.is_set():
+                i = next(taken)
+                if i >= batches:
+                    return
+                b0, b1 = i * _BATCH, min(count, (i + 1) * _BATCH)
+                if copy:
+                    _copy_blocks(
+                        src_words, src_raw, dst_words, dst_raw, starts, ends, out, b0, b1, hashing
+                    )
+                else:
+                    _hash_blocks(dst_words, dst_raw, starts, ends, out, b0, b1)
+        except BaseException as e:  # handed to the calling thread
+            failed.append(e)
+            stop.set()
+
+    helpers = [
+        threading.Thread(target=work, name=f"table-{k}", daemon=True) for k in range(1, threads)
+    ]
+    for t in helpers:
+        t.start()
+    try:
+        work()
+    finally:
+        stop.set()
+        for t in helpers:
+            t.join()
+    if failed:
+        raise failed[0]
+    return _combine(out, bounds, block) if hashing else []
+
+
+def _combine(digests: np.ndarray, bounds: np.ndarray, block: int) -> list[int]:
+    """Each level's checksum from its blocks' XXH64s (``digests``, level after level)."""
+    levels = []
+    first = 0
+    for lo, hi in itertools.pairwise(bounds):
+        k = -(-(int(hi) - int(lo)) // block)
+        levels.append(xxh64(digests[first : first + k]))
+        first += k
+    return levels
+
+
 def level_checksums(table: np.ndarray, pits: int, stones: int) -> list[int]:
-    """XXH64 of each level of a table (level ``n``: the positions of ``n`` stones)."""
-    hasher = _LevelHasher(table, level_bounds(pits, stones))
-    hasher.feed(table.nbytes)
-    return hasher.digests
+    """The checksum of each level of a table (level ``n``: the positions of ``n`` stones):
+    the XXH64 of the XXH64s of its :data:`BLOCK`-byte blocks."""
+    return _run_blocks(None, table, level_bounds(pits, stones), True)
+
+
+def level_xxh64(table: np.ndarray, pits: int, stones: int) -> list[int]:
+    """XXH64 of each whole level: the checksums of the first trailer (CHECKSUM_V1)."""
+    raw, words = _words(table)
+    bounds = level_bounds(pits, stones)
+    return [int(_xxh64_range(words, raw, lo, hi)) for lo, hi in itertools.pairwise(bounds)]
 
 
 # --- table files ------------------------------------------------------------------------
 
 CHECKSUM_MAGIC = b"\nkalah-endgame-checksums\n"
 """Starts the trailer after a table's entries; a line of JSON follows."""
-CHECKSUM = "xxh64"
+CHECKSUM = "xxh64-blocks"
+"""The trailer's checksums since version 2 of it: see :func:`level_checksums`."""
+CHECKSUM_V1 = "xxh64"
+"""The first trailer's checksums (XXH64 of each whole level): still checked on load."""
 MAX_TRAILER = 64 * 2**10
 
 
@@ -682,6 +902,8 @@ class TableFile:
     pits: int | None = None  # None (with checksums): saved before checksums
     stones: int | None = None
     checksums: list[int] | None = None
+    kind: str | None = None
+    """:data:`CHECKSUM`, :data:`CHECKSUM_V1`, or None (saved before checksums)."""
 
     @property
     def checked(self) -> bool:
@@ -731,11 +953,15 @@ def inspect_table(path: Path) -> TableFile:
         trailer = f.read(MAX_TRAILER + 1)
     if not trailer.startswith(CHECKSUM_MAGIC) or len(trailer) > MAX_TRAILER:
         raise DamagedTable("longer than its header says")
+    if not trailer.endswith(b"\n"):  # written whole, with its last byte
+        raise DamagedTable("truncated: its checksum record is cut short")
     try:
         fields = json.loads(trailer[len(CHECKSUM_MAGIC) :].decode("ascii"))
         info.pits, info.stones = int(fields["pits"]), int(fields["stones"])
         info.checksums = [int(h, 16) for h in fields["levels"]]
-        ok = fields["checksum"] == CHECKSUM and len(info.checksums) == info.stones + 1
+        info.kind = fields["checksum"]
+        ok = info.kind == CHECKSUM_V1 or (info.kind == CHECKSUM and fields["block"] == BLOCK)
+        ok = ok and len(info.checksums) == info.stones + 1
         ok = ok and 1 <= info.pits <= 200 and 0 <= info.stones <= MAX_TABLE_STONES
     except (ValueError, KeyError, TypeError, AttributeError):
         ok = False
@@ -744,78 +970,176 @@ def inspect_table(path: Path) -> TableFile:
     return info
 
 
+def _check(info: TableFile, digests: list[int]) -> None:
+    """Raise :class:`DamagedTable` for the first level whose checksum does not match."""
+    assert info.checksums is not None
+    for level, (got, want) in enumerate(zip(digests, info.checksums, strict=True)):
+        if got != want:
+            raise DamagedTable(f"level {level} does not match its checksum")
+
+
+def _map_file(path: Path, info: TableFile, writable: bool) -> tuple[mmap.mmap, np.ndarray]:
+    """The file mapped (copy-on-write if ``writable``, so that the array is of the type
+    numba compiled the solver for; else read-only) and its entries as an int8 array.
+    Raises :class:`DamagedTable` if the file is shorter than its header says."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < info.data_start + info.entries:
+            raise DamagedTable(f"truncated: {size:,} bytes")
+        mapping = None
+        if writable:
+            try:
+                mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+            except OSError:  # strict overcommit: a private writable map counts as memory
+                mapping = None
+        if mapping is None:
+            mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    array = np.frombuffer(mapping, dtype=np.int8, count=info.entries, offset=info.data_start)
+    return mapping, array
+
+
+def _verify(info: TableFile, table: np.ndarray, threads: int | None) -> None:
+    """Check ``table`` (the file's entries, in memory or mapped) against its checksums."""
+    assert info.pits is not None and info.stones is not None
+    bounds = level_bounds(info.pits, info.stones)
+    if info.kind == CHECKSUM:
+        _check(info, _run_blocks(None, table, bounds, True, threads))
+    else:
+        _check(info, level_xxh64(table, info.pits, info.stones))
+
+
 def _read_table(
-    path: Path, into: np.ndarray | None = None, verify: bool = True
+    path: Path, into: np.ndarray | None = None, verify: bool = True, threads: int | None = None
 ) -> tuple[np.ndarray, bool]:
     """A saved table read onto huge pages (or into ``into``, which must have its length),
     and whether its checksums were checked (False: a file saved before checksums, or
-    ``verify`` False). Raises :class:`DamagedTable` if a level does not match."""
+    ``verify`` False). Raises :class:`DamagedTable` if a level does not match.
+
+    To be checked, a file mostly on the disk (:func:`_resident`) is read() block by
+    block, each block hashed right after its read (:func:`_read_hashing`); one in the page
+    cache is mapped and copied into the table block by block by ``threads`` threads
+    (:func:`hash_threads` for a table of 16 MiB or more), each block hashed in the same
+    pass as its copy (:func:`_run_blocks`). Without the check the file is read() into the
+    table: the fastest copy."""
     info = inspect_table(path)
     n = info.entries
     if into is not None and into.shape != (n,):
         raise DamagedTable(f"it holds {n:,} entries, expected {into.shape[0]:,}")
     table = huge_zeros(n, np.int8) if into is None else into
     check = verify and info.checksums is not None
+    assert info.pits is not None or not check
+    blocks = check and info.kind == CHECKSUM
+    mapped = None
+    try:
+        if blocks and info.data_start % 8 == 0 and table.ctypes.data % 8 == 0:
+            mapped = _map_file(path, info, writable=False)
+    except DamagedTable:
+        raise
+    except (OSError, ValueError):  # no mmap here (an odd file system): read() below
+        mapped = None
+    if mapped is not None and _resident(mapped[0]) < 0.5:
+        # mostly on the disk: read() it, which reads ahead best, and hash each block
+        # right after its read, while the disk reads the next ones
+        del mapped
+        assert info.pits is not None and info.stones is not None
+        _read_hashing(path, info, table, level_bounds(info.pits, info.stones))
+        return table, True
+    if mapped is not None:
+        assert info.pits is not None and info.stones is not None
+        mapping, source = mapped
+        # every page of the table touched first: faulted in (on huge pages) while the
+        # file was copied, a cold load was often several times as long here
+        table[::4096] = 0
+        try:
+            digests = _run_blocks(
+                source, table, level_bounds(info.pits, info.stones), True, threads
+            )
+        finally:
+            del source
+            with contextlib.suppress(BufferError):  # a view a failed call holds: to gc
+                mapping.close()
+        _check(info, digests)
+        return table, True
+    # nothing to hash as it is copied: read() is the fastest copy
+    view = memoryview(table)  # type: ignore[arg-type]
     with open(path, "rb") as f:
         f.seek(info.data_start)
-        if check and table.ctypes.data % 8 == 0:
-            assert info.pits is not None and info.stones is not None
-            hasher = _LevelHasher(table, level_bounds(info.pits, info.stones))
-            _read_hashing(f, table, hasher, path)
-            digests = hasher.digests
-        else:
-            view = memoryview(table)  # type: ignore[arg-type]
-            for lo in range(0, n, IO_CHUNK):
-                hi = min(n, lo + IO_CHUNK)
-                if f.readinto(view[lo:hi]) != hi - lo:
-                    raise DamagedTable("truncated")
-            if not check:
-                return table, False
-            assert info.pits is not None and info.stones is not None
-            digests = level_checksums(table, info.pits, info.stones)
-    assert info.checksums is not None
-    for level, (got, want) in enumerate(zip(digests, info.checksums, strict=True)):
-        if got != want:
-            raise DamagedTable(f"level {level} does not match its checksum")
-    return table, True
+        for lo in range(0, n, IO_CHUNK):
+            hi = min(n, lo + IO_CHUNK)
+            if f.readinto(view[lo:hi]) != hi - lo:
+                raise DamagedTable("truncated")
+    if check:
+        _verify(info, table, threads)  # the first trailer, or no mmap: after the copy
+    return table, check
 
 
-def _read_hashing(f, table: np.ndarray, hasher: _LevelHasher, path: Path) -> None:
-    """Read the entries into ``table`` in a second thread, :data:`HASH_CHUNK` bytes at a
-    time, and hash each chunk here as soon as it is in (both release the GIL), so that
-    the hashing costs little more than the reading. Ctrl-C stops both within a chunk."""
-    n = table.shape[0]
-    view = memoryview(table)  # type: ignore[arg-type]  # aligned: the hasher reads this memory
-    ready: queue.SimpleQueue = queue.SimpleQueue()
-    stop = threading.Event()
+def _resident(mapping: mmap.mmap) -> float:
+    """The share of a mapped file's pages in the page cache (mincore), 0 if unknown."""
+    import ctypes
 
-    def reader() -> None:
-        try:
-            for lo in range(0, n, HASH_CHUNK):
-                hi = min(n, lo + HASH_CHUNK)
-                if stop.is_set():
-                    return
-                if f.readinto(view[lo:hi]) != hi - lo:
-                    raise DamagedTable("truncated")
-                ready.put(hi)
-        except BaseException as e:  # handed to the main thread
-            ready.put(e)
-
-    thread = threading.Thread(target=reader, name="table-reader", daemon=True)
-    thread.start()
     try:
-        done = 0
-        while done < n:
-            item = ready.get()
-            if isinstance(item, BaseException):
-                raise item
-            done = item
-            hasher.feed(done)
-        if n == 0:
-            hasher.feed(0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        page = mmap.PAGESIZE
+        pages = -(-len(mapping) // page)
+        where = np.frombuffer(mapping, dtype=np.uint8)
+        vec = np.zeros(pages, dtype=np.uint8)
+        code = libc.mincore(
+            ctypes.c_void_p(where.ctypes.data),
+            ctypes.c_size_t(len(mapping)),
+            ctypes.c_void_p(vec.ctypes.data),
+        )
+        del where
+    except (OSError, AttributeError, ValueError):
+        return 0.0
+    return float(np.count_nonzero(vec & 1)) / pages if code == 0 and pages else 0.0
+
+
+def _read_hashing(path: Path, info: TableFile, table: np.ndarray, bounds: np.ndarray) -> None:
+    """Read the file's entries into ``table`` block by block, each hashed right after its
+    read (the kernel reads ahead meanwhile); raises :class:`DamagedTable` on a mismatch.
+    Ctrl-C stops it between two blocks."""
+    raw, words = _words(table)
+    starts, ends = _level_blocks(bounds, BLOCK)
+    out = np.zeros(starts.shape[0], dtype=np.uint64)
+    view = memoryview(table)  # type: ignore[arg-type]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        with contextlib.suppress(AttributeError, OSError):
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
+        for b in range(starts.shape[0]):
+            lo, hi = int(starts[b]), int(ends[b])
+            if os.preadv(fd, [view[lo:hi]], info.data_start + lo) != hi - lo:
+                raise DamagedTable("truncated")
+            _hash_blocks(words, raw, starts, ends, out, b, b + 1)
     finally:
-        stop.set()
-        thread.join()
+        os.close(fd)
+    _check(info, _combine(out, bounds, BLOCK))
+
+
+def map_table(path: Path, verify: bool = True, threads: int = 1) -> tuple[np.ndarray, bool]:
+    """A saved table memory-mapped from its file instead of read into memory: its entries
+    (an int8 array over a copy-on-write mapping, so that numba takes it like an in-memory
+    table and compiles nothing new; nothing ever writes to it; the mapping is closed with
+    the last view of the array), and whether the checksums were checked.
+
+    With ``verify``, every block is hashed through the mapping on ``threads`` threads
+    (one by default: two were slower from the disk here, benchmarks/table_checksum.py)
+    before the table is returned: that reads the whole file once (and leaves it in the
+    page cache, as far as memory allows), and a table that does not match raises
+    :class:`DamagedTable`. ``verify=False`` maps it without reading anything: for a big
+    table on a shared disk that was verified elsewhere; it is then used unchecked."""
+    info = inspect_table(path)
+    mapping, table = _map_file(path, info, writable=True)
+    check = verify and info.checksums is not None
+    if check:
+        try:
+            _verify(info, table, threads)
+        except BaseException:
+            del table
+            with contextlib.suppress(BufferError):
+                mapping.close()
+            raise
+    return table, check
 
 
 def _temp_name(path: Path) -> Path:
@@ -849,9 +1173,13 @@ def _remove_stale_temps(folder: Path) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def _trailer(pits: int, stones: int, checksums: list[int]) -> bytes:
-    fields = {
-        "checksum": CHECKSUM,
+def _trailer(pits: int, stones: int, checksums: list[int], kind: str = CHECKSUM) -> bytes:
+    """The checksum trailer of a table file (``kind``: :data:`CHECKSUM`, or
+    :data:`CHECKSUM_V1` for the first trailer, without a block size)."""
+    fields: dict[str, object] = {"checksum": kind}
+    if kind == CHECKSUM:
+        fields["block"] = BLOCK
+    fields |= {
         "pits": pits,
         "stones": stones,
         "levels": [f"{h:016x}" for h in checksums],
@@ -879,7 +1207,7 @@ def save_table(
         pits, stones = fields[2], fields[3]
     if table.shape != (table_entries(pits, stones),):
         raise ValueError(f"a table of {pits} pits and {stones} stones has another length")
-    checksums = level_checksums(table, pits, stones)
+    checksums = level_checksums(table, pits, stones)  # before the first byte is written
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(path.parent)
     tmp = _temp_name(path)
@@ -985,20 +1313,46 @@ def build_plan(
 
 
 def load_cached(
-    pits: int, stones: int, rules: str = "classic", empty_capture: bool = False
+    pits: int,
+    stones: int,
+    rules: str = "classic",
+    empty_capture: bool = False,
+    *,
+    mmap: bool = False,
+    verify: bool = True,
 ) -> EndgameTable:
     """The table from the disk cache, every level checked against its checksum (a file
     saved before checksums loads unverified: ``verified`` False). Raises
     :class:`DamagedTable` (one line) for a file that must not be used, ``OSError`` for one
-    that cannot be read (``FileNotFoundError``: not cached)."""
+    that cannot be read (``FileNotFoundError``: not cached).
+
+    ``mmap=True``: the table is memory-mapped from its file (:func:`map_table`), not
+    copied into memory, for a table bigger than a process wants to hold (a cluster worker):
+    the solver takes it unchanged, its lookups read the page cache. It is verified by one
+    read through the mapping, unless ``verify=False`` (then ``skipped`` is True and
+    :func:`unverified_note` says so)."""
     path = cache_path(pits, stones, rules, empty_capture)
-    table, verified = _read_table(path)
+    if mmap:
+        table, verified = map_table(path, verify)
+    else:
+        table, verified = _read_table(path, verify=verify)
     if table.shape[0] != table_entries(pits, stones):
         raise DamagedTable(f"it holds {table.shape[0]:,} entries, not those of {stones} stones")
     offsets = level_bounds(pits, stones)
     binom = binomials(stones + 2 * pits + 2)
+    skipped = not verify and inspect_table(path).checked
     return EndgameTable(
-        pits, stones, rules, table, offsets, binom, 0.0, path, empty_capture, verified
+        pits,
+        stones,
+        rules,
+        table,
+        offsets,
+        binom,
+        loaded_from=path,
+        empty_capture=empty_capture,
+        verified=verified,
+        mapped=mmap,
+        skipped=skipped,
     )
 
 
@@ -1007,7 +1361,12 @@ def _stderr_note(text: str) -> None:
 
 
 def unverified_note(table: EndgameTable) -> str:
-    """The one line said when a table saved before checksums is used."""
+    """The one line said when a table saved before checksums (or not checked) is used."""
+    if table.skipped:
+        return (
+            f"Note: the cached endgame table of {table.stones} stones on {table.pits} pits is "
+            "used without checking its checksums (asked for: verify=False)."
+        )
     return (
         f"Note: the cached endgame table of {table.stones} stones on {table.pits} pits has no "
         "checksum (saved by an earlier version); it is used unverified. "
@@ -1030,9 +1389,15 @@ def load_or_build(
     progress=None,
     empty_capture: bool = False,
     note: Callable[[str], None] | None = None,
+    *,
+    mmap: bool = False,
 ) -> EndgameTable:
     """The table from the disk cache, or built now (on top of the biggest smaller table
     in the cache, if any) and saved there (atomically: see :func:`save_table`).
+
+    ``mmap=True``: the cached table is memory-mapped, not copied (see
+    :func:`load_cached`); one built now is mapped from the file it was saved as, and the
+    built copy let go (it stays in memory only if it could not be saved).
 
     A cached table that fails its checksums is never used: it is rebuilt, and ``note``
     gets one line saying so (without ``note`` that line goes to stderr). ``note`` also
@@ -1043,7 +1408,7 @@ def load_or_build(
     path = cache_path(pits, stones, rules, empty_capture)
     if path.exists():
         try:
-            cached = load_cached(pits, stones, rules, empty_capture)
+            cached = load_cached(pits, stones, rules, empty_capture, mmap=mmap)
             if not cached.verified and note is not None:
                 note(unverified_note(cached))
             return cached
@@ -1069,7 +1434,14 @@ def load_or_build(
             if old != path:
                 old.unlink(missing_ok=True)
     except OSError:
-        pass  # no writable cache: the table still works for this run
+        return built  # no writable cache: the table still works for this run
+    if mmap:
+        # just written from ``built``: mapped without reading it back
+        try:
+            table, _ = map_table(path, verify=False)
+        except (OSError, ValueError):
+            return built
+        return replace(built, table=table, loaded_from=path, mapped=True)
     return built
 
 

@@ -6,7 +6,6 @@ tables that other tests and people use.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import shutil
@@ -65,18 +64,6 @@ def test_xxh64_gives_the_reference_digests() -> None:
     can be checked by other tools."""
     assert endgame.xxh64(np.frombuffer(b"", np.int8)) == 0xEF46DB3751D8E999
     assert endgame.xxh64(np.frombuffer(b"abc", np.int8)) == 0x44BC2CF5AD770999
-
-
-def test_levels_hashed_as_the_bytes_arrive_equal_each_level_hashed_whole() -> None:
-    data = np.random.default_rng(3).integers(-128, 128, 3001, dtype=np.int8)
-    bounds = np.array([0, 1, 9, 40, 41, 77, 2000, 2999, 3001])
-    whole = [endgame.xxh64(data[lo:hi].copy()) for lo, hi in itertools.pairwise(bounds)]
-    assert len(set(whole)) == len(whole)
-    for step in (1, 5, 32, 100, 3001):
-        hasher = endgame._LevelHasher(data, bounds)
-        for ready in range(step, 3001 + step, step):
-            hasher.feed(min(ready, 3001))
-        assert hasher.digests == whole, step
 
 
 # --- damaged, foreign and old files --------------------------------------------------------
