@@ -9,6 +9,9 @@ These are the yardstick for the jitted kernels: simple, readable, and exact.
 * :func:`alphabeta_tt` - F2 plus a transposition table (bounds keyed by the state's bytes)
   whose move is tried first. Table cut-offs only use entries searched to the same remaining
   depth, so the value equals :func:`alphabeta`'s at every depth.
+* :func:`selective` - best-first selective deepening within a budget of positions: no fixed
+  depth; it looks deeper along the lines where each side to move does best. Not a
+  depth-limited value, so it is not one of :data:`REFERENCE_STRATEGIES`.
 
 Depth is counted in plies. A move after which the same player moves again (Kalah's extra
 turn) neither flips the sign of the score nor, by default, costs a ply: a compound move is
@@ -23,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from boardgames.core.protocol import (
+    HEURISTIC_LIMIT,
     INFINITY,
     Game,
     SearchResult,
@@ -201,6 +205,149 @@ def alphabeta_tt(
     with _deep_recursion():
         value, pv = f2(state, depth, 0, -INFINITY, INFINITY)
     return SearchResult(value, pv[0] if pv else None, pv, count.nodes, depth, "tt")
+
+
+class _Line:
+    """A position of :func:`selective`'s tree: its value for the side to move there (the
+    static value until it is expanded, then backed up from its children), whether that
+    value is settled (``solved``: no expansion below can change what it says) and exact,
+    and ``size``, the positions of its subtree (itself included)."""
+
+    __slots__ = ("children", "depth", "exact", "ply", "size", "solved", "state", "value")
+
+    def __init__(self, game: Game, state: State, ply: int, depth: int) -> None:
+        self.state = state
+        self.ply = ply
+        self.depth = depth
+        self.children: list[tuple[int, bool, _Line]] | None = None
+        self.size = 1
+        result = game.outcome(state)
+        self.solved = self.exact = result is not None
+        self.value = terminal_score(result, ply) if result is not None else game.evaluate(state)
+
+    def back_up(self) -> None:
+        """Value and status from the children (negamax; an extra turn keeps the sign).
+
+        Solved: every child is solved, or one is a proven win for the side to move here
+        (other children may win by more, so the value is then a bound, not exact)."""
+        assert self.children is not None
+        best = -INFINITY
+        every = exact = True
+        won = False
+        self.size = 1 + sum(child.size for _, _, child in self.children)
+        for _, again, child in self.children:
+            v = child.value if again else -child.value
+            best = max(best, v)
+            every = every and child.solved
+            exact = exact and child.exact
+            won = won or (child.solved and v > HEURISTIC_LIMIT)
+        self.value = best
+        self.solved = every or won
+        self.exact = exact
+
+    def best_child(self, open_only: bool = False) -> tuple[int, _Line]:
+        """The move and child of the best value for the side to move here; the first such
+        in the game's move order (a strictly better one replaces it).
+
+        ``open_only``: where to look deeper, among the children that are not solved; of
+        equally good ones, the one with the smallest subtree (then the first), so a coarse
+        evaluation with many ties does not send every round down the same line."""
+        assert self.children is not None
+        best, pick = -INFINITY, None
+        for move, again, child in self.children:
+            if open_only and child.solved:
+                continue
+            v = child.value if again else -child.value
+            if pick is None or v > best or (open_only and v == best and child.size < pick[1].size):
+                best, pick = v, (move, child)
+        assert pick is not None
+        return pick
+
+
+def selective(game: Game, state: State, nodes: int, *, again_is_ply: bool = False) -> SearchResult:
+    """Best-first selective deepening: at most ``nodes`` positions examined, no fixed depth.
+
+    The search keeps its tree. Each round it walks down from the root, at every position
+    taking the move that is best so far for the side to move there (on a tie the one with
+    fewer positions below it, then the first in move order; children whose value is
+    settled are passed over), and expands the
+    position where the walk ends: every move from it is played and the resulting positions
+    are scored (a finished game by :func:`~boardgames.core.protocol.terminal_score`, any
+    other by ``game.evaluate``). The new values are backed up to the root by negamax (a
+    move after which the same player moves again keeps the sign). So the search goes
+    deeper along the lines where each side to move does best, and stays shallow where a
+    side's moves look bad for it. With ``again_is_ply=False`` (the default, as in the
+    other searches) an extra turn belongs to its move: an expansion also expands, at once,
+    every position in which the same player moves again, so a leaf never sits in the
+    middle of a player's turn.
+
+    Positions examined: the root and every position an expansion produces, each looked at
+    once (game over? else evaluated). An expansion that would take the count past
+    ``nodes`` is not started, and the search ends there; it ends earlier when the root's
+    value is settled (every line ends in a finished game, or a proven win is found).
+
+    Returns the root's backed-up value and best line (``pv``; ``best_move`` None when
+    even the root's moves did not fit in the budget), ``nodes`` examined, and as
+    ``depth`` the deepest position examined (moves from the root, counted as the other
+    searches count depth). A won or lost value is exact (``exact``) only when every line
+    below the root was played to its end; otherwise it is a bound.
+    """
+    if nodes < 1:
+        raise ValueError(f"selective search needs a budget of at least 1 position, got {nodes}")
+    root = _Line(game, state, 0, 0)
+    count = _Counter()
+    count.nodes = 1
+    deepest = [0]
+
+    def expand(line: _Line) -> bool:
+        """Expand ``line`` (and, unless again_is_ply, the extra turns below it); False when
+        the budget stopped it (then some or all of it stays unexpanded)."""
+        moves = game.legal_moves(line.state)
+        if count.nodes + len(moves) > nodes:
+            return False
+        children = []
+        for move in moves:
+            child, again = game.play(line.state, move)
+            count.nodes += 1
+            depth = line.depth + (0 if again and not again_is_ply else 1)
+            deepest[0] = max(deepest[0], depth)
+            children.append((move, again, _Line(game, child, line.ply + 1, depth)))
+        line.children = children
+        complete = True
+        if not again_is_ply:
+            for _, again, sub in children:
+                if again and not sub.solved and not expand(sub):
+                    complete = False
+                    break
+        line.back_up()
+        return complete
+
+    with _deep_recursion():
+        while not root.solved:
+            path = [root]
+            line = root
+            while line.children is not None:
+                line = line.best_child(open_only=True)[1]
+                path.append(line)
+            finished = expand(line)
+            for above in reversed(path[:-1]):
+                above.back_up()
+            if not finished:
+                break
+    pv: list[int] = []
+    line = root
+    while line.children is not None:
+        move, line = line.best_child()
+        pv.append(move)
+    return SearchResult(
+        root.value,
+        pv[0] if pv else None,
+        pv,
+        count.nodes,
+        deepest[0],
+        "selective",
+        exact=root.exact,
+    )
 
 
 class _deep_recursion:

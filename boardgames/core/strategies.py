@@ -10,6 +10,9 @@ value (``compare`` checks it). Call shape, whatever the strategy and engine::
 unbounded search). The numba engine needs the game's kernels module
 ``boardgames.<game.name>.kernels`` with a ``kernel_spec(game)`` function; it is imported
 only when a numba search runs.
+
+:data:`BUDGET_STRATEGIES` have no depth: they search within a budget of positions
+(``run_budget(name, game, state, nodes)``), on any game of the protocol.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardgames.core.protocol import INFINITY, Game, SearchResult, State
-from boardgames.core.search import alphabeta, alphabeta_tt, minimax
+from boardgames.core.search import alphabeta, alphabeta_tt, minimax, selective
 
 DEFAULT_TT_MIB = 16.0
 
@@ -75,6 +78,19 @@ STRATEGIES: dict[str, Strategy] = {
         ),
     )
 }
+BUDGET_STRATEGIES: dict[str, Strategy] = {
+    "selective": Strategy(
+        "selective",
+        "best-first selective deepening within a budget of positions (core/search.py)",
+        ("python",),
+        True,
+        exact=False,
+    ),
+}
+"""Strategies with no depth: they search within a budget of positions examined and look
+deeper on some lines than on others, so their value is not a depth-limited one (they are
+not in :data:`STRATEGIES`, whose members ``compare`` checks against each other)."""
+_BUDGET_SEARCHES: dict[str, Callable[..., SearchResult]] = {"selective": selective}
 EXACT_STRATEGIES = [name for name, s in STRATEGIES.items() if s.exact]
 """The minimax family: every one returns the same value at the same depth."""
 ENGINES = ("python", "numba")
@@ -243,6 +259,51 @@ class NumbaSearcher:
             )  # fmt: skip
         return SearchResult(value, pv[0] if pv else None, pv, nodes, depth, strategy), aborted
 
+    def limited(
+        self,
+        strategy: str,
+        state: State,
+        depth: int,
+        node_limit: int,
+        *,
+        guess: int = 0,
+        again_is_ply: bool = False,
+    ) -> tuple[SearchResult, bool]:
+        """One search of any depth-limited ``strategy`` to ``depth`` that stops rather than
+        examine more than ``node_limit`` positions: (result, stopped).
+
+        Iterative strategies run one iteration on the tables as they are (``guess``:
+        MTD(f)'s first guess); the others one plain search. ``result.nodes`` is the
+        positions examined, exactly: all of the search's when it finished, ``node_limit``
+        when it stopped. (A kernel stops on the first call past the limit, before looking
+        at that position; the calls it makes while unwinding, such as a PVS re-search,
+        are counted by the kernel but examine nothing.) A stopped result's value is
+        meaningless."""
+        if node_limit < 1:
+            raise ValueError(f"node_limit must be at least 1, got {node_limit}")
+        if strategy in ("id", "pvs", "mtdf"):
+            r, stopped = self.iteration(
+                strategy, state, depth, guess=guess, node_limit=node_limit,
+                again_is_ply=again_is_ply,
+            )  # fmt: skip
+            if stopped:
+                r.nodes = node_limit
+            return r, stopped
+        K = self.K
+        if strategy in ("minimax", "alphabeta", "ordered", "tt"):
+            kind = strategy if strategy in ("minimax", "alphabeta") else "search"
+            flags = {"ordered": K.ORDER, "tt": K.TT}.get(strategy, 0)
+            value, pv, nodes, stopped = self.one(
+                kind, state, depth, flags=flags, again_is_ply=again_is_ply, node_limit=node_limit
+            )
+        else:
+            raise ValueError(
+                f"unknown strategy {strategy!r}; depth-limited ones: {', '.join(EXACT_STRATEGIES)}"
+            )
+        if stopped:
+            nodes = node_limit
+        return SearchResult(value, pv[0] if pv else None, pv, nodes, depth, strategy), stopped
+
     def _mtdf(
         self,
         state: State,
@@ -257,7 +318,9 @@ class NumbaSearcher:
         nodes = 0
         while lower < upper:
             beta = max(g, lower + 1)
-            limit = None if node_limit is None else max(1, node_limit - nodes)
+            if node_limit is not None and nodes >= node_limit:
+                return 0, [], nodes + 1, True  # no position left for another pass: stopped
+            limit = None if node_limit is None else node_limit - nodes
             g, pv, n, aborted = self.one(
                 "search",
                 state,
@@ -345,3 +408,13 @@ def run_strategy(
         result.strategy = name
         return result
     return numba_searcher(game, tt_mib).run(name, state, depth, again_is_ply=again_is_ply)
+
+
+def run_budget(
+    name: str, game: Game, state: State, nodes: int, *, again_is_ply: bool = False
+) -> SearchResult:
+    """Run budget strategy ``name`` (:data:`BUDGET_STRATEGIES`) examining at most ``nodes``
+    positions; ValueError for an unknown name."""
+    if name not in BUDGET_STRATEGIES:
+        raise ValueError(f"unknown budget strategy {name!r}; known: {', '.join(BUDGET_STRATEGIES)}")
+    return _BUDGET_SEARCHES[name](game, state, nodes, again_is_ply=again_is_ply)

@@ -20,7 +20,7 @@ from rich.markup import escape
 from boardgames.cli import InputError, LazyGroup
 from boardgames.core.console import EndOfInput, ask, file_name, make_console, print_json
 from boardgames.core.protocol import GameError, State, score_bound, score_margin
-from boardgames.kalah.engine import DEFAULT_TIME, UNITS, EngineConfig
+from boardgames.kalah.engine import DEFAULT_TIME, PRESETS, UNITS, EngineConfig, presets_help
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
     MAX_PITS,
@@ -43,6 +43,7 @@ KALAH_COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("boardgames.kalah.match:match", "Two program settings play a scored match."),
     "solve": ("boardgames.kalah.solve_cli:solve", "Exact value of a position under perfect play."),
     "review": ("boardgames.kalah.solve_cli:review", "Review a game record move by move."),
+    "explain": ("boardgames.kalah.explain:explain", "Which program settings play a recorded game."),
 }
 """Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
 
@@ -200,6 +201,10 @@ class KalahPlay:
     record_path: Path
     step: bool
     pause: float
+    programs: tuple[EngineConfig | None, EngineConfig | None] = (None, None)
+    """Each side's program (None: ``program``, which also gives the hints)."""
+    labels: tuple[str | None, str | None] = (None, None)
+    """Each side's name in the record (None: ``program (settings)`` or ``human``)."""
     record: Record = field(init=False)
     state: State = field(init=False)
     turn_open: bool = False
@@ -209,11 +214,15 @@ class KalahPlay:
 
     def __post_init__(self) -> None:
         players = (
-            _player_text(self.kinds[0], self.program),
-            _player_text(self.kinds[1], self.program),
+            self.labels[0] or _player_text(self.kinds[0], self.program_of(0)),
+            self.labels[1] or _player_text(self.kinds[1], self.program_of(1)),
         )
         self.record = Record(self.game, self.first, players)
         self.state = self.game.initial_state(self.first)
+
+    def program_of(self, player: int) -> EngineConfig:
+        """The program that plays ``player`` (when a program plays that side)."""
+        return self.programs[player] or self.program
 
     # naming: with exactly one human, the program speaks as "I" and the human is "you"
     @property
@@ -256,9 +265,14 @@ class KalahPlay:
     def run(self) -> None:
         g = self.game
         self.save()
+        sides = [
+            kind if self.programs[i] is None else self.record.players[i]
+            for i, kind in enumerate(self.kinds)
+        ]
         self.console.print(
             f"[bold]Kalah[/] ({g.rules} rules, {_setup(g.pits, g.seeds)}). "
-            f"A: {self.kinds[0]}, B: {self.kinds[1]}; {PLAYER_NAMES[self.first]} moves first."
+            f"A: {escape(sides[0])}, B: {escape(sides[1])}; "
+            f"{PLAYER_NAMES[self.first]} moves first."
         )
         self.console.print(
             f"The record is saved in {escape(str(self.record_path))} as the game goes"
@@ -315,11 +329,12 @@ class KalahPlay:
             )
 
     def program_turn(self, player: int) -> None:
+        program = self.program_of(player)
         with self.console.status("Thinking…"):
             t0 = time.perf_counter()
-            pits, result = program_compound(self.game, self.state, self.program)
+            pits, result = program_compound(self.game, self.state, program)
             seconds = time.perf_counter() - t0
-        value = value_text(result.value, self.program.evaluation, result.exact)
+        value = value_text(result.value, program.evaluation, result.exact)
         if result.strategy == ENDGAME_STRATEGY:
             value += " (exact: endgame tables)"
         elif result.exact:
@@ -330,7 +345,7 @@ class KalahPlay:
             f"[dim](value {value}, {result.nodes:,} positions, {seconds:.2f} s)[/]"
         )
         for pit in pits:
-            if self.step and "human" not in self.kinds:
+            if self.step:
                 answer = ask(
                     self.console, f"Press Enter: {PLAYER_NAMES[player]} sows {pit} (q quits) "
                 )
@@ -438,22 +453,42 @@ class KalahPlay:
         self.show()
 
 
-@kalah.command()
+PLAYER_HELP = (
+    "human; program (the program --depth/--time/--eval/--ply set, the default one "
+    "without them); a preset ({presets}); or a program spec as kalah match takes it, "
+    "e.g. depth=5,eval=store,strategy=alphabeta (keys: kalah match --help)."
+)
+
+
+def _side(option: str, value: str) -> tuple[str, EngineConfig | None, str | None]:
+    """``--a``/``--b``: (kind, the side's own program or None, its name in the record)."""
+    word = value.strip().lower()
+    if word in ("human", "program"):
+        return word, None, None
+    from boardgames.kalah.match import describe_spec, parse_spec
+
+    try:
+        config = parse_spec(value)
+        label = f"program {describe_spec(value)}" if word in PRESETS else None
+    except GameError as e:
+        raise click.UsageError(f"{option}: {e}; or human, program") from None
+    return "program", config, label
+
+
+@kalah.command(epilog=presets_help())
 @click.option(
     "--a",
     "player_a",
-    type=click.Choice(["human", "program"]),
     default="human",
     show_default=True,
-    help="Who plays A (bottom row).",
+    help="Who plays A (bottom row): " + PLAYER_HELP.format(presets=", ".join(PRESETS)),
 )
 @click.option(
     "--b",
     "player_b",
-    type=click.Choice(["human", "program"]),
     default="program",
     show_default=True,
-    help="Who plays B (top row).",
+    help="Who plays B (top row), the same way.",
 )
 @click.option(
     "--first",
@@ -475,9 +510,10 @@ class KalahPlay:
 )
 @click.option(
     "--step/--no-step",
-    default=True,
-    show_default=True,
-    help="Program against program: wait for Enter before each sowing, or run straight through.",
+    default=None,
+    help="Wait for Enter before each single sowing of the program's compound move, as the "
+    "classic program did (q quits), or run straight through. Default: step when two "
+    "programs play, not against a person.",
 )
 @click.option(
     "--pause",
@@ -498,7 +534,7 @@ def play(
     seeds: int,
     rules: str,
     record_path: Path,
-    step: bool,
+    step: bool | None,
     pause: float,
 ) -> None:
     """Play a game: human against the program (default), two humans, or two programs.
@@ -508,18 +544,28 @@ def play(
     saved as the game goes, so Ctrl-C or end of input loses nothing.
 
     The program is the numba engine: MTD(f) with iterative deepening for --time seconds a
-    move (default 0.7 s), or to --depth.
+    move (default 0.7 s), or to --depth. A side can have its own program instead: a
+    preset (--b classic: the 1980s program this toolkit descends from) or a spec as
+    kalah match takes it (--b depth=5,eval=store,strategy=alphabeta). A program with
+    prove=0 or a node budget plays by its search alone (no solver, no endgame tables).
     """
     game = _make_game(pits, seeds, rules, evaluation)
+    (kind_a, program_a, label_a), (kind_b, program_b, label_b) = (
+        _side("--a", player_a),
+        _side("--b", player_b),
+    )
+    kinds = (kind_a, kind_b)
     session = KalahPlay(
         make_console(),
         game,
-        (player_a, player_b),
+        kinds,
         0 if first.lower() == "a" else 1,
         _engine_config(depth, time_limit, evaluation, unit),
         record_path,
-        step,
+        "human" not in kinds if step is None else step,
         pause,
+        (program_a, program_b),
+        (label_a, label_b),
     )
     try:
         session.record.save(record_path)
@@ -527,12 +573,14 @@ def play(
         raise click.UsageError(
             f"--record: cannot write the record to {record_path}: {e.strerror or e}"
         ) from None
-    if "program" in (player_a, player_b):
-        # load (or, the first time on a machine, compile) the engine before the first move
+    if "program" in kinds:
+        # load (or, the first time on a machine, compile) the engines before the first move
         with session.console.status(
             "Loading the program (the first run on a machine compiles it, about half a minute)…"
         ):
-            engine_for(game, session.program)
+            for player, kind in enumerate(kinds):
+                if kind == "program":
+                    engine_for(game, session.program_of(player))
     session.run()
 
 
@@ -549,7 +597,9 @@ def play(
 def replay_command(file: Path, as_json: bool) -> None:
     """Check a game record (.klh) move by move and show every position.
 
-    A bad file is reported with its line number and the reason.
+    A bad file is reported with its line number and the reason. A final score in the
+    record is checked against the moves; its notes (such as the classic program's
+    MAXLEVEL line) are shown.
     """
     try:
         record = read_record(file)
@@ -578,15 +628,19 @@ def replay_command(file: Path, as_json: bool) -> None:
             obj["winner"] = (
                 "draw" if stores[0] == stores[1] else ("A" if stores[0] > stores[1] else "B")
             )
+        if record.notes:
+            obj["notes"] = record.notes
         print_json(obj)
         return
     console = make_console()
     console.print(
         f"[bold]{escape(str(file))}[/]: {game.rules} rules, "
         f"{_setup(game.pits, game.seeds)}; "
-        f"A: {record.players[0]}, B: {record.players[1]}; "
+        f"A: {escape(record.players[0])}, B: {escape(record.players[1])}; "
         f"{PLAYER_NAMES[record.first]} moved first; {len(steps)} compound moves."
     )
+    for note in record.notes:
+        console.print(f"Note: {escape(note)}")
     console.print()
     console.print(game.render(game.initial_state(record.first)))
     number = 0
@@ -598,7 +652,8 @@ def replay_command(file: Path, as_json: bool) -> None:
     console.print()
     if stores is not None:
         scores, result = _score_text(game, final_state)
-        console.print(f"Game over. Final score: {scores}: {result}.")
+        agrees = " (as the record's final line says)" if record.final is not None else ""
+        console.print(f"Game over. Final score: {scores}: {result}{agrees}.")
     else:
         console.print(
             f"The record ends before the game does; {PLAYER_NAMES[game.to_move(final_state)]} "

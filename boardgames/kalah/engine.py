@@ -28,6 +28,22 @@ is exact (``answer.exact``) and the move is the solver's best move. Not solved: 
 goes on deepening while time is left (a proven win is no reason to stop looking for a
 larger one) and the value stays a bound.
 
+Node budget. With ``nodes=N`` the program examines at most N positions a move (the whole
+compound move: every search it makes for that move together). A position is examined when
+a search looks at it: it tests whether the game is over there, then evaluates it or
+generates its moves; the root counts, and so does every position a move leads to, once
+for every time a search reaches it (the same count as ``answer.nodes`` and the
+``positions`` every search reports). The depth-limited strategies then deepen 1, 2, ...
+(up to ``depth`` if given), each iteration allowed what is left of the budget; the
+iteration that would go over it stops at the limit (its positions count) and is dropped,
+and the deepest finished iteration gives the move. ``strategy="selective"``
+(:func:`boardgames.core.search.selective`, pure Python) spends the budget best-first on
+the lines where each side to move does best. Under a budget the exact solver is off (its
+positions would not be counted), so a won or lost value stays a bound. If not even depth 1
+fits in the budget the program sows the first legal pit.
+
+Presets (:data:`PRESETS`) name the programs of the article this toolkit descends from.
+
 Each call starts from an empty transposition table, so the answer depends on the position
 and the limits only (and, with ``time``, on how fast the machine was).
 """
@@ -49,7 +65,13 @@ from boardgames.core.protocol import (
     score_bound,
     terminal_score,
 )
-from boardgames.core.strategies import DEFAULT_TT_MIB, STRATEGIES, NumbaSearcher
+from boardgames.core.strategies import (
+    BUDGET_STRATEGIES,
+    DEFAULT_TT_MIB,
+    STRATEGIES,
+    NumbaSearcher,
+    run_budget,
+)
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import Kalah
 
@@ -77,6 +99,40 @@ PROOF_SHARE = 0.5
 """Share of the time left that a proof may take (the rest goes on deepening)."""
 PROOF_TABLE_MIB = 16
 """Transposition table of the proofs' solver."""
+MAX_NODES = 10**9
+"""The largest node budget a move (``nodes``)."""
+
+PRESETS: dict[str, tuple[str, str]] = {
+    "classic": (
+        "depth=5,eval=store,strategy=alphabeta,prove=0",
+        "the seed's program: Knuth and Moore's F2 alpha-beta (fail-hard, natural pit "
+        "order), 5 compound moves deep, own store minus the opponent's",
+    ),
+    "tseitin": (
+        "strategy=selective,nodes=1000,eval=tseitin",
+        "Tseitin's program as we rebuild it: selective (best-first) deepening, at most "
+        "1,000 positions a move, his evaluation",
+    ),
+    "rechenberg": (
+        "strategy=alphabeta,nodes=1000,eval=rechenberg",
+        "Rechenberg's evaluation on the same budget: F2 alpha-beta deepened 1, 2, ... "
+        "compound moves while 1,000 positions a move last",
+    ),
+}
+"""Named program specs (``kalah play`` and ``kalah match`` take the name for the spec):
+name -> (spec, one line on what it is). The one place that defines them."""
+
+
+def presets_help() -> str:
+    """The presets as a click epilog (``kalah play --help``, ``kalah match --help``)."""
+    import textwrap
+
+    lines = "\n".join(
+        f"  {name}: {spec}\n"
+        + textwrap.fill(f"{what}.", 76, initial_indent=" " * 6, subsequent_indent=" " * 6)
+        for name, (spec, what) in PRESETS.items()
+    )
+    return f"\b\nPresets (NAME for a spec; NAME,key=value changes one key):\n{lines}"
 
 
 @dataclass(frozen=True)
@@ -100,13 +156,22 @@ class EngineConfig:
     """``strategy="mcts"``: the playout policy (``random`` or ``priority``)."""
     seed: int = 0
     """``strategy="mcts"``: the random seed (the same seed, the same search)."""
+    nodes: int | None = None
+    """Positions the program may examine a move, all its searches for the move together
+    (see the module docstring); None: no budget. Needed by ``strategy="selective"``."""
 
     def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES or "numba" not in STRATEGIES[self.strategy].engines:
+        known = [n for n, s in STRATEGIES.items() if "numba" in s.engines]
+        if self.strategy not in known and self.strategy not in BUDGET_STRATEGIES:
             raise GameError(
-                f"unknown strategy {self.strategy!r}; choose one of {', '.join(STRATEGIES)}"
+                f"unknown strategy {self.strategy!r}; choose one of "
+                f"{', '.join([*known, *BUDGET_STRATEGIES])}"
             )
-        if self.strategy == MCTS:
+        if self.nodes is not None:
+            self._check_nodes()
+        if self.strategy in BUDGET_STRATEGIES:
+            self._check_budget_strategy()
+        elif self.strategy == MCTS:
             self._check_mcts()
         elif self.playouts is not None:
             raise GameError("playouts are for strategy=mcts; alpha-beta takes depth or time")
@@ -120,10 +185,10 @@ class EngineConfig:
             raise GameError(f"depth must be 1 to {MAX_DEPTH}, got {self.depth}")
         if self.time is not None and not 0 < self.time <= 3600:
             raise GameError(f"time must be more than 0 and at most 3600 seconds, got {self.time}")
-        if self.depth is None and self.strategy not in (*ITERATIVE, MCTS):
+        if self.depth is None and self.nodes is None and self.strategy not in (*ITERATIVE, MCTS):
             raise GameError(
-                f"strategy {self.strategy!r} needs a depth (a time limit needs one of "
-                f"{', '.join(ITERATIVE)})"
+                f"strategy {self.strategy!r} needs a depth or nodes (a time limit needs "
+                f"one of {', '.join(ITERATIVE)})"
             )
         if self.time is not None and self.strategy not in (*ITERATIVE, MCTS):
             raise GameError(
@@ -136,6 +201,40 @@ class EngineConfig:
             raise GameError(
                 f"table size must be more than 0 and at most 4096 MiB, got {self.tt_mib}"
             )
+
+    def _check_nodes(self) -> None:
+        nodes = self.nodes
+        if nodes is None or not 1 <= nodes <= MAX_NODES:
+            raise GameError(f"nodes must be 1 to 10**9 positions a move, got {nodes}")
+        if self.strategy == MCTS:
+            raise GameError("strategy mcts counts playouts, not positions: give playouts=N")
+        if self.time is not None:
+            raise GameError("give nodes (positions a move) or time (seconds a move), not both")
+        if self.prove_nodes:
+            raise GameError(
+                "a node budget counts every position, the exact solver's would not be: "
+                "leave prove out (or prove=0) with nodes"
+            )
+
+    def _check_budget_strategy(self) -> None:
+        if self.nodes is None:
+            raise GameError(
+                f"strategy {self.strategy} searches within a budget of positions: give nodes=N"
+            )
+        if self.depth is not None:
+            raise GameError(
+                f"strategy {self.strategy} has no depth (it goes as deep as nodes=N takes "
+                "each line): leave depth out"
+            )
+        if self.playouts is not None:
+            raise GameError("playouts are for strategy=mcts")
+
+    @property
+    def proves(self) -> bool:
+        """True when the program may use exact knowledge: the solver on a value that ends
+        in a finished game, and (in ``kalah play``) the endgame tables. Off with
+        ``prove_nodes=0`` and under a node budget."""
+        return self.prove_nodes != 0 and self.nodes is None
 
     def _check_mcts(self) -> None:
         if self.depth is not None:
@@ -151,11 +250,13 @@ class EngineConfig:
 
     @property
     def time_limit(self) -> float | None:
-        if self.time is None and self.depth is None and self.playouts is None:
+        limits = (self.time, self.depth, self.playouts, self.nodes)
+        if all(limit is None for limit in limits):
             return DEFAULT_TIME
         return self.time
 
     def describe(self) -> str:
+        """The settings in a few words, e.g. ``depth 5, eval store, alphabeta``."""
         parts = []
         if self.strategy == MCTS:
             if self.playouts is not None:
@@ -167,6 +268,8 @@ class EngineConfig:
             parts.append(f"depth {self.depth}" + (" sowings" if self.unit == "sowing" else ""))
         if self.time_limit is not None:
             parts.append(f"{self.time_limit:g} s a move")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes:,} positions a move")
         parts += [f"eval {self.evaluation}", self.strategy]
         return ", ".join(parts)
 
@@ -213,6 +316,9 @@ class KalahEngine:
         self._tables = tables
         self._solver: Solver | None = None
         t0 = time.perf_counter()
+        if self.config.strategy in BUDGET_STRATEGIES:  # pure Python: nothing to load
+            self.warmup_seconds = 0.0
+            return
         if self.config.strategy == MCTS:
             from boardgames.core.mcts import MctsSearcher
 
@@ -221,7 +327,7 @@ class KalahEngine:
             self.warmup_seconds = time.perf_counter() - t0
             return
         self.searcher = NumbaSearcher(self.game, self.config.tt_mib)
-        if self.config.prove_nodes != 0:  # the proofs' kernels too, so no move compiles them
+        if self.config.proves:  # the proofs' kernels too, so no move compiles them
             from boardgames.kalah.solver import Solver
 
             g = self.game
@@ -236,11 +342,22 @@ class KalahEngine:
         return self.config.unit == "sowing"
 
     def search(
-        self, state: State, depth: int | None = None, deadline: float | None = None
+        self,
+        state: State,
+        depth: int | None = None,
+        deadline: float | None = None,
+        budget: int | None = None,
     ) -> EngineAnswer:
-        """Search ``state`` (value and PV of single sowings); no compound-move handling."""
+        """Search ``state`` (value and PV of single sowings); no compound-move handling.
+
+        ``budget``: positions this search may examine (default: the config's ``nodes``;
+        ignored without a node budget)."""
         cfg = self.config
         start = time.perf_counter()
+        if cfg.nodes is not None:
+            answer = self._search_budget(state, depth, cfg.nodes if budget is None else budget)
+            answer.seconds = time.perf_counter() - start
+            return answer
         max_depth = depth if depth is not None else (cfg.depth or MAX_DEPTH)
         if deadline is None and cfg.time_limit is not None:
             deadline = start + cfg.time_limit * 0.9  # leave room for the compound move
@@ -249,7 +366,7 @@ class KalahEngine:
         if cfg.strategy not in ITERATIVE:
             r = s.run(cfg.strategy, state, max_depth, again_is_ply=self.again_is_ply, fresh=False)
             answer = EngineAnswer((), r.value, r.pv, 0, max_depth)
-            if is_terminal_score(r.value):
+            if is_terminal_score(r.value) and cfg.proves:
                 answer = self.prove(state, r.value, deadline) or answer
                 answer.depth = max_depth
             answer.nodes += r.nodes
@@ -282,7 +399,7 @@ class KalahEngine:
                 break
             guess = r.value
             best = EngineAnswer((), r.value, r.pv, 0, d, 0.0, d == max_depth)
-            if is_terminal_score(r.value) and not tried_proof:
+            if is_terminal_score(r.value) and not tried_proof and cfg.proves:
                 tried_proof = True
                 proof = self.prove(state, r.value, deadline)
                 if proof is not None:
@@ -292,6 +409,38 @@ class KalahEngine:
         assert best is not None  # depth 1 always finishes: it has no node limit
         best.nodes += nodes
         best.seconds = time.perf_counter() - start
+        return best
+
+    def _search_budget(self, state: State, depth: int | None, budget: int) -> EngineAnswer:
+        """The search under a node budget: at most ``budget`` positions examined.
+
+        A budget strategy spends it as it likes; the depth-limited ones deepen 1, 2, ...
+        (to ``depth``, else the config's depth, else as far as the budget goes), each
+        iteration allowed what is left; the one that stops at the limit is dropped (its
+        positions count). No iteration finished: an empty PV, value 0, depth 0."""
+        cfg = self.config
+        if budget < 1:
+            return EngineAnswer((), 0, [], 0, 0, complete=False)
+        if cfg.strategy in BUDGET_STRATEGIES:
+            r = run_budget(cfg.strategy, self.game, state, budget, again_is_ply=self.again_is_ply)
+            return EngineAnswer((), r.value, r.pv, r.nodes, r.depth or 0, exact=r.exact)
+        max_depth = depth if depth is not None else (cfg.depth or MAX_DEPTH)
+        s = self.searcher
+        s.ws.clear_heuristics()
+        used, guess = 0, 0
+        best = EngineAnswer((), 0, [], 0, 0, complete=False)
+        for d in range(1, max_depth + 1):
+            if used >= budget:
+                break
+            r, stopped = s.limited(
+                cfg.strategy, state, d, budget - used, guess=guess, again_is_ply=self.again_is_ply
+            )
+            used += r.nodes
+            if stopped:
+                break
+            guess = r.value
+            best = EngineAnswer((), r.value, r.pv, 0, d, 0.0, d == max_depth)
+        best.nodes = used
         return best
 
     def prove(self, state: State, score: int, deadline: float | None = None) -> EngineAnswer | None:
@@ -352,12 +501,14 @@ class KalahEngine:
         s = state
         deadline = None if self.config.time_limit is None else start + self.config.time_limit
         depth = answer.depth
+        budget = self.config.nodes
         while game.outcome(s) is None and game.to_move(s) == player:
             if not pv:
                 # Keep the same horizon: compound depth does not shrink within a turn,
                 # a sowing depth loses one per sowing played.
-                d = max(1, depth - len(pits)) if self.again_is_ply else depth
-                extra = self.search(s, d, deadline=deadline)
+                d = max(1, depth - len(pits)) if self.again_is_ply else max(1, depth)
+                left = None if budget is None else budget - answer.nodes
+                extra = self.search(s, d, deadline=deadline, budget=left)
                 answer.nodes += extra.nodes
                 pv = list(extra.pv)
                 if not pv:  # no time left at all: take the first legal move

@@ -2,12 +2,14 @@
 
 A player spec is ``key=value`` pairs separated by commas, for example
 ``depth=5,eval=store,strategy=alphabeta`` or ``time=0.5,eval=tseitin``. Keys: ``depth``,
-``time`` (seconds a move), ``eval``, ``strategy``, ``unit`` (compound or sowing), ``tt``
-(table MiB) and ``prove`` (positions the exact solver may visit to settle a value that
-ends in a finished game; 0: never, the value stays a bound); with ``strategy=mcts``
-(Monte Carlo tree search) ``playouts``, ``c`` (exploration) and ``policy`` (random or
-priority); anything not given takes the default program's value
-(:class:`~boardgames.kalah.engine.EngineConfig`).
+``time`` (seconds a move), ``nodes`` (positions examined a move, at most), ``eval``,
+``strategy``, ``unit`` (compound or sowing), ``tt`` (table MiB) and ``prove`` (positions
+the exact solver may visit to settle a value that ends in a finished game; 0: never, the
+value stays a bound); with ``strategy=mcts`` (Monte Carlo tree search) ``playouts``, ``c``
+(exploration) and ``policy`` (random or priority); anything not given takes the default
+program's value (:class:`~boardgames.kalah.engine.EngineConfig`). A preset name
+(:data:`~boardgames.kalah.engine.PRESETS`: ``classic``, ``tseitin``, ``rechenberg``)
+stands for its spec, alone or with keys that change it (``classic,depth=7``).
 
 Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
 and the sides swapped, so neither spec profits from a lucky opening or from moving first.
@@ -34,16 +36,22 @@ from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Stopped, exit_stopped
 from boardgames.core.protocol import GameError, quote
 from boardgames.core.tables import Col, FitTable
+from boardgames.kalah.engine import PRESETS, EngineConfig, presets_help
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.rules import RULE_SETS
 
 if TYPE_CHECKING:
-    from boardgames.kalah.engine import EngineConfig, KalahEngine
+    from boardgames.kalah.engine import KalahEngine
 
-SPEC_KEYS = ("depth", "time", "eval", "strategy", "unit", "tt", "prove", "playouts", "c", "policy")
-NUMBER_KEYS = ("depth", "time", "tt", "prove", "playouts", "c")
+SPEC_KEYS = (
+    "depth", "time", "nodes", "eval", "strategy", "unit", "tt", "prove", "playouts", "c", "policy",
+)  # fmt: skip
+NUMBER_KEYS = ("depth", "time", "nodes", "tt", "prove", "playouts", "c")
+INT_KEYS = {"depth": "depth", "nodes": "nodes", "prove": "prove_nodes", "playouts": "playouts"}
+"""Whole-number keys and the EngineConfig fields they set."""
 MAX_JOBS = 256
-CLASSIC_PROGRAM = "depth=5,eval=store,strategy=alphabeta,prove=0"
+CLASSIC_PROGRAM = "classic"
+"""The seed's program (``PRESETS["classic"]``): the default opponent of a match."""
 DEFAULT_PROGRAM = ""
 
 MATCH_COLUMNS = (
@@ -60,23 +68,27 @@ MATCH_COLUMNS = (
 """The match table's columns; on a narrow terminal the times go first, then the margin."""
 
 
-def parse_spec(text: str) -> EngineConfig:
-    """An :class:`EngineConfig` from ``key=value,...``; GameError with the allowed keys.
-
-    (engine.py is imported here, not at the top: the engine's searcher loads numba.)"""
-    from boardgames.kalah.engine import EngineConfig
-
+def _spec_values(text: str, *, presets: bool) -> tuple[str | None, dict[str, object]]:
+    """The preset named in ``text`` (if any) and the EngineConfig fields its ``key=value``
+    parts set; GameError with the allowed keys and presets."""
     values: dict[str, object] = {}
+    preset: str | None = None
     seen: set[str] = set()
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
         key, sep, value = part.partition("=")
         key, value = key.strip().lower(), value.strip()
+        if not sep and presets and key in PRESETS:
+            if preset is not None:
+                raise GameError(f"player spec names two presets ({preset}, {key}); give one")
+            preset = key
+            continue
         if not sep or key not in SPEC_KEYS or not value:
             raise GameError(
                 f"bad player spec part {quote(part)}: use key=value with keys "
-                f"{', '.join(SPEC_KEYS)}, e.g. depth=5,eval=store"
+                f"{', '.join(SPEC_KEYS)}, or a preset ({', '.join(PRESETS)}), "
+                "e.g. depth=5,eval=store or classic"
             )
         if key in seen:
             raise GameError(f"player spec gives {key} twice; give each key once")
@@ -84,15 +96,34 @@ def parse_spec(text: str) -> EngineConfig:
         if key in NUMBER_KEYS and (not value.isascii() or len(value) > 20):
             raise GameError(f"{key} needs a number written with 0-9, got {quote(value)}")
         try:
-            if key in ("depth", "prove", "playouts"):
-                values[{"prove": "prove_nodes"}.get(key, key)] = int(value)
+            if key in INT_KEYS:
+                values[INT_KEYS[key]] = int(value)
             elif key in ("time", "tt", "c"):
                 values[{"tt": "tt_mib", "c": "exploration"}.get(key, key)] = float(value)
             else:
                 values["evaluation" if key == "eval" else key] = value
         except ValueError:
             raise GameError(f"{key} needs a number, got {quote(value)}") from None
+    return preset, values
+
+
+def parse_spec(text: str) -> EngineConfig:
+    """An :class:`EngineConfig` from ``key=value,...`` or a preset name (optionally with
+    keys that change it: ``classic,depth=7``); GameError with the allowed keys and presets."""
+    preset, values = _spec_values(text, presets=True)
+    if preset is not None:
+        values = {**_spec_values(PRESETS[preset][0], presets=False)[1], **values}
     return EngineConfig(**values)  # type: ignore[arg-type]
+
+
+def describe_spec(text: str) -> str:
+    """What a spec plays, for captions and records: ``classic (depth 5, eval store,
+    alphabeta)`` for a preset, else the settings in words."""
+    preset = text.strip().lower()
+    config = parse_spec(text)
+    if preset in PRESETS:
+        return f"{preset} ({config.describe()})"
+    return config.describe()
 
 
 @dataclass
@@ -218,7 +249,7 @@ def _workers(where: dict[str, object]) -> str:
 
 
 def _describe(spec: str) -> str:
-    return parse_spec(spec).describe()
+    return describe_spec(spec)
 
 
 def play_task(task: MatchTask) -> dict[str, object]:
@@ -258,13 +289,15 @@ def _run_all(
     return sorted(records.values(), key=lambda r: r.index), stopped
 
 
-@click.command("match")
+@click.command("match", epilog=presets_help())
 @click.option("--a", "spec_a", default=DEFAULT_PROGRAM, show_default="the default program",
-              help="Player a, e.g. time=0.5,eval=tseitin (keys: depth, time, eval, strategy, "
-                   "unit, tt, prove: positions the exact solver may use to settle a forced "
-                   "win or loss, 0 never; for strategy=mcts: playouts, c, policy).")  # fmt: skip
+              help="Player a, e.g. time=0.5,eval=tseitin (keys: depth, time, nodes: positions "
+                   "examined a move at most, eval, strategy, unit, tt, prove: positions the "
+                   "exact solver may use to settle a forced win or loss, 0 never; for "
+                   f"strategy=mcts: playouts, c, policy), or a preset ({', '.join(PRESETS)}: "
+                   "below).")  # fmt: skip
 @click.option("--b", "spec_b", default=CLASSIC_PROGRAM, show_default=True,
-              help="Player b (default: the classic program).")  # fmt: skip
+              help="Player b, the same way (default: the classic program).")  # fmt: skip
 @click.option("--games", default=20, show_default=True, help="Games, in pairs, sides swapped.")
 @click.option("--random-opening", "opening_plies", default=4, show_default=True,
               help="Random sowings played before the programs take over.")  # fmt: skip
@@ -302,9 +335,9 @@ def match(
         boardgames kalah match --a depth=5,eval=tseitin --b depth=5,eval=rechenberg
 
     Games are tasks of the cluster layer: worker processes here (--jobs), or any Dask
-    cluster (--cluster). With depth-limited players a game is the same wherever it runs,
-    so a match on a cluster equals the local one and --checkpoint can resume it (with a
-    time limit a move depends on the machine's speed). A checkpoint is for one pair of
+    cluster (--cluster). With depth- or node-limited players a game is the same wherever
+    it runs, so a match on a cluster equals the local one and --checkpoint can resume it
+    (with a time limit a move depends on the machine's speed). A checkpoint is for one pair of
     players, board, rules, opening length and seed; rerun with more --games to extend it.
     """
     try:

@@ -1,8 +1,8 @@
 """The computer player's seam: one place that decides how the program searches.
 
-:func:`program_compound` is what ``kalah play`` and ``kalah analyse`` use: the numba engine
+:func:`program_compound` is what ``kalah play`` and ``kalah analyse`` use: the engine
 (:mod:`boardgames.kalah.engine`) under an :class:`~boardgames.kalah.engine.EngineConfig`
-(depth and/or seconds a move, evaluation, strategy, depth unit). Engines are kept per
+(depth, seconds or positions a move, evaluation, strategy, depth unit). Engines are kept per
 setup and configuration, so only the first move pays for loading the kernels.
 
 :func:`choose_move` / :func:`choose_compound` are the pure-Python reference program
@@ -151,8 +151,10 @@ def program_compound(
     """The program's whole compound move and its search (value, PV, positions, depth).
 
     Inside the endgame tables the move is perfect and its value exact
-    (:func:`endgame_compound`); elsewhere the engine searches."""
-    exact = endgame_compound(game, state)
+    (:func:`endgame_compound`); elsewhere, and always for a program that uses no exact
+    knowledge (``prove=0`` or a node budget: ``config.proves`` is False, as the classic
+    programs had none), the engine searches."""
+    exact = endgame_compound(game, state) if config.proves else None
     if exact is not None:
         return exact
     answer = engine_for(game, config).best_move(state)

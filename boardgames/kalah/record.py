@@ -7,6 +7,17 @@ token among the pits (the elision RULES.md uses in its example). Unknown headers
 kept and otherwise ignored. Missing headers take the defaults (classic, 6 pits, 6 seeds,
 first mover from the first move line).
 
+A finished game ends with its final stores, ``Final : A 32 B 40`` (the writer adds it
+once the moves end the game; ``A 32, B 40`` and ``A - 32, B - 40`` read too);
+:func:`replay` checks it against the moves. ``Note : text`` lines (any number, among the
+headers or after the moves) are kept in :attr:`Record.notes`. Records as the classic
+(Russian) program printed them read as they stand: ``Игрок A : Программа`` is
+``Player A`` (``program (Программа)``; ``Человек`` is a human), ``Первым ходил игрок A``
+is ``First : A``, ``Камней по окончании игры: в калахе А - 32, в калахе B - 40`` is the
+final score and ``Партия игралась с MAXLEVEL, равным 5.`` a note. In these lines the
+player letters may be Latin or Cyrillic look-alikes (А, В), as the printed record mixes
+them. After the moves only the final score and notes may come, the final score once.
+
 Reading never raises anything but :class:`RecordError`, whose message starts with the
 line number where one line is at fault (not for a file that is empty, too big or binary).
 
@@ -14,7 +25,8 @@ A header given twice is an error (which of the two would count?), and so is a fi
 neither headers nor moves: a record always has headers (``kalah play`` writes them before
 the first move). Pits and numbers are ASCII digits, as RULES.md writes them. A record is a
 small text file: :func:`read_record` reads at most :data:`MAX_RECORD_BYTES` (and one byte
-more, to tell), never the whole of an endless stream such as ``/dev/zero``.
+more, to tell), never the whole of an endless stream such as ``/dev/zero``. One leading
+byte-order mark is ignored.
 """
 
 from __future__ import annotations
@@ -34,10 +46,27 @@ MAX_RECORD_BYTES = 2 * 2**20
 """The largest record :func:`read_record` accepts (2 MiB; a long game is a few KiB)."""
 
 _MOVE_LINE = re.compile(r"^([0-9]+)\)\s*(.*)$")
-_HEADER = re.compile(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*?)\s*$")
-_SIDE = re.compile(r"([AB])\s*:")
+_HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z ]*")  # the key of ``Key : value``
+_SIDE = re.compile("([AB\u0410\u0412])\\s*:")  # Cyrillic look-alikes too
 _NUMBER = re.compile(r"[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+# The player letters of the classic (Russian) records: Latin or Cyrillic look-alikes.
+_LETTERS = {"A": 0, "\u0410": 0, "B": 1, "\u0412": 1}
+_A = "[A\u0410]"
+_B = "[B\u0412]"
+_SCORE = "([0-9]{1,9})"
+_DASH = "[-\u2013\u2014]"
+_KALAH = r"(?:в\s+калахе\s+)?"  # "in the kalah of", as the classic record writes it
+_FINAL_VALUE = re.compile(
+    rf"^{_KALAH}{_A}\s*{_DASH}?:?\s*{_SCORE}\s*[,;]?\s*{_KALAH}{_B}\s*{_DASH}?:?\s*{_SCORE}\s*\.?$",
+    re.IGNORECASE,
+)
+_RU_PLAYER = re.compile(r"^(Игрок)\s+(\S+)\s*:\s*(.*?)$", re.IGNORECASE)
+_RU_FIRST = re.compile(r"^(Первым\s+ходил\s+игрок)\s+(.*?)\.?$", re.IGNORECASE)
+_RU_FINAL = re.compile(r"^(Камней\s+по\s+окончании\s+игры)\s*:\s*(.*?)$", re.IGNORECASE)
+_RU_NOTE = re.compile(r"^Партия\s+игралась\b", re.IGNORECASE)
+_RU_PLAYER_KINDS = {"программа": "program", "человек": "human"}
 
 
 class RecordError(GameError):
@@ -60,16 +89,34 @@ class Move:
 
 @dataclass
 class Record:
-    """A game: its setup, who moved first, free-form headers and the compound moves."""
+    """A game: its setup, who moved first, free-form headers and the compound moves.
+
+    ``final`` is the final score (A's store, B's store) that the record states, if it
+    states one (``final_line`` is where); :func:`replay` checks it. ``notes`` are the
+    record's ``Note`` lines (the classic program's ``MAXLEVEL`` line is one).
+    """
 
     game: Kalah = field(default_factory=Kalah)
     first: int = 0
     players: tuple[str, str] = ("human", "program")
     moves: list[Move] = field(default_factory=list)
     extra_headers: dict[str, str] = field(default_factory=dict)
+    final: tuple[int, int] | None = None
+    final_line: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def played_final(self) -> tuple[int, int] | None:
+        """The final stores (A, B) that the moves reach; None when they do not end the game
+        (or are not a legal game)."""
+        try:
+            _, state = _replay_moves(self)
+        except RecordError:
+            return None
+        return self.game.final_stores(state)
 
     def text(self) -> str:
-        """The record in the RULES.md section 3 format."""
+        """The record in the RULES.md section 3 format; a finished game ends with its
+        ``Final`` line (the stores its moves reach)."""
         g = self.game
         lines = [
             f"Rules : {g.rules}",
@@ -79,6 +126,7 @@ class Record:
             f"Player B : {self.players[1]}",
             f"First : {PLAYER_NAMES[self.first]}",
             *(f"{k} : {v}" for k, v in self.extra_headers.items()),
+            *(f"Note : {' '.join(note.split())}" for note in self.notes),
             "",
         ]
         number = 0
@@ -92,6 +140,9 @@ class Record:
                 parts.append(_side_text(self.moves[i]))
                 i += 1
             lines.append(f"{number}) " + " ".join(parts))
+        final = self.played_final() if self.moves else None
+        if final is not None:
+            lines += ["", f"Final : {_score_text(final, ' ')}"]
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -120,6 +171,10 @@ class Record:
             raise
 
 
+def _score_text(stores: tuple[int, int], separator: str = ", ") -> str:
+    return f"A {stores[0]}{separator}B {stores[1]}"
+
+
 def _side_text(move: Move) -> str:
     return f"{PLAYER_NAMES[move.player]}: " + " ".join(map(str, move.pits))
 
@@ -139,29 +194,85 @@ def _int_header(key: str, value: str, line: int, lo: int, hi: int) -> int:
     return number
 
 
+def _letter(text: str) -> int | None:
+    """0 for A, 1 for B (Latin or Cyrillic, any case), None for anything else."""
+    return _LETTERS.get(text.upper())
+
+
+def _classic_line(line: str, n: int) -> tuple[str, str, str] | None:
+    """A line in the classic (Russian) program's words as (what it is, its key as written,
+    its value): ``player a``/``player b``/``first`` headers, the ``final`` score or a
+    ``note``; None for any other line."""
+    if m := _RU_PLAYER.match(line):
+        side = _letter(m.group(2))
+        if side is None:
+            raise RecordError(
+                n, f"{m.group(1)} (player) must be followed by A or B, got {quote(m.group(2))}"
+            )
+        value = m.group(3)
+        kind = _RU_PLAYER_KINDS.get(value.lower())
+        value = f"{kind} ({value})" if kind else value
+        return f"player {'ab'[side]}", f"{m.group(1)} {PLAYER_NAMES[side]}", value
+    if m := _RU_FIRST.match(line):
+        side = _letter(m.group(2))
+        if side is None:
+            raise RecordError(
+                n, f"{m.group(1)} (first) must be followed by A or B, got {quote(m.group(2))}"
+            )
+        return "first", m.group(1), PLAYER_NAMES[side]
+    if m := _RU_FINAL.match(line):
+        return "final", m.group(1), m.group(2)
+    if _RU_NOTE.match(line):
+        return "note", "", line
+    return None
+
+
+def _final_score(value: str, n: int) -> tuple[int, int]:
+    text = " ".join(value.split())  # short and single-spaced: the pattern stays fast
+    match = _FINAL_VALUE.match(text) if len(text) <= 80 else None
+    if not match:
+        raise RecordError(
+            n, f"cannot read the final score {quote(value)}: write it as 'Final : A 32 B 40'"
+        )
+    return int(match.group(1)), int(match.group(2))
+
+
 def parse_record(text: str) -> Record:
-    """Read a record's headers and moves (syntax only; :func:`replay` checks the moves)."""
+    """Read a record's headers, moves, final score and notes (syntax only; :func:`replay`
+    checks the moves and the final score)."""
     if "\x00" in text:
         raise RecordError(None, "not a text file (it holds NUL bytes; a record is UTF-8 text)")
+    text = text.removeprefix("\ufeff")
     rules, pits, seeds = "classic", 6, 6
     first: int | None = None
     players = ["?", "?"]
     extra: dict[str, str] = {}
     moves: list[Move] = []
+    notes: list[str] = []
+    final: tuple[int, int] | None = None
+    final_line = 0
+    closed_at = 0  # the first line after the moves that is not a move (final score or note)
     expected_number = 1
     last_line_one_side: int | None = None
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}
     for n, raw in enumerate(_LINE_BREAK.split(text), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if last_line_one_side is not None:
-            raise RecordError(
-                last_line_one_side,
-                "only one side's move on this line; only the last line may hold one side",
-            )
         match = _MOVE_LINE.match(line)
         if match:
+            if closed_at:
+                what = "final score" if closed_at == final_line else "note"
+                raise RecordError(
+                    n,
+                    f"a move line after the {what} on line {closed_at}; "
+                    "the moves come before the final score and notes",
+                )
+            if last_line_one_side is not None:
+                raise RecordError(
+                    last_line_one_side,
+                    "only one side's move on this line; only the last line may hold one side",
+                )
             number = _small_int(match.group(1))
             if number != expected_number:
                 found = match.group(1) if number is not None else quote(match.group(1))
@@ -178,24 +289,46 @@ def parse_record(text: str) -> Record:
             moves.extend(line_moves)
             expected_number += 1
             continue
-        header = _HEADER.match(line)
-        if not header:
-            raise RecordError(
-                n,
-                f"cannot read {line[:40]!r}: expected a header such as 'Pits : 6' "
-                "or a move line such as '1) A: 0 1 B: 7'",
-            )
+        classic = _classic_line(line, n)
+        if classic is not None:
+            low, key, value = classic
+        else:
+            # split by hand: a pattern for the whole line is slow on long runs of spaces
+            key, colon, value = line.partition(":")
+            key, value = key.rstrip(), value.strip()
+            if not colon or not _HEADER_KEY.fullmatch(key):
+                raise RecordError(
+                    n,
+                    f"cannot read {line[:40]!r}: expected a header such as 'Pits : 6' "
+                    "or a move line such as '1) A: 0 1 B: 7'",
+                )
+            low = " ".join(key.lower().split())
+        if low == "note":
+            notes.append(value)
+            closed_at = closed_at or (n if moves else 0)
+            continue
+        if low == "final":
+            if not moves:
+                raise RecordError(n, "a final score before the moves; it comes after them")
+            if final is not None:
+                raise RecordError(
+                    n, f"a second final score (the first is on line {final_line}); give it once"
+                )
+            final, final_line = _final_score(value, n), n
+            closed_at = closed_at or n
+            continue
         if moves:
             raise RecordError(n, "a header after the moves; headers come first")
-        key, value = header.group(1).strip(), header.group(2)
-        low = " ".join(key.lower().split())
         if low in seen:
+            first_line, first_key = seen[low]
+            same = first_key.lower().split() == key.lower().split()
+            as_written = "" if same else f" as {quote(first_key)}"
             raise RecordError(
                 n,
-                f"the header {quote(key)} again (first on line {seen[low]}); "
+                f"the header {quote(key)} again (first on line {first_line}{as_written}); "
                 "give each header once",
             )
-        seen[low] = n
+        seen[low] = (n, key)
         if low == "rules":
             if value.lower() not in RULE_SETS:
                 raise RecordError(n, f"Rules must be {' or '.join(RULE_SETS)}, got {quote(value)}")
@@ -218,7 +351,7 @@ def parse_record(text: str) -> Record:
             f"the header says {PLAYER_NAMES[first]} moves first, "
             f"but the first move is {PLAYER_NAMES[moves[0].player]}'s",
         )
-    if not seen and not moves:
+    if not seen and not moves and not notes:
         raise RecordError(
             None,
             "an empty record: no headers and no moves (a record starts with headers such as "
@@ -226,7 +359,8 @@ def parse_record(text: str) -> Record:
         )
     if first is None:
         first = moves[0].player if moves else 0
-    return Record(Kalah(pits, seeds, rules), first, (players[0], players[1]), moves, extra)
+    game = Kalah(pits, seeds, rules)
+    return Record(game, first, (players[0], players[1]), moves, extra, final, final_line, notes)
 
 
 def _parse_sides(body: str, n: int) -> list[Move]:
@@ -234,7 +368,8 @@ def _parse_sides(body: str, n: int) -> list[Move]:
     if parts[0].strip():
         raise RecordError(n, f"expected 'A:' or 'B:' before {quote(parts[0].strip())}")
     moves = []
-    for side, pits_text in zip(parts[1::2], parts[2::2], strict=True):
+    for letter, pits_text in zip(parts[1::2], parts[2::2], strict=True):
+        side = PLAYER_NAMES[_LETTERS[letter]]
         words = [w for w in pits_text.split() if w != "..."]
         bad = next((w for w in words if not _NUMBER.fullmatch(w)), None)
         if bad is not None:
@@ -270,7 +405,31 @@ def replay(record: Record) -> tuple[list[ReplayStep], State]:
 
     Every compound move must be legal and complete (the turn passes or the game ends after
     its last pit); only the record's last move may stop while its player still has the move.
+    A final score in the record must be the one the moves reach (the error names both).
     """
+    steps, state = _replay_moves(record)
+    if record.final is not None:
+        game = record.game
+        played = game.final_stores(state)
+        stated = _score_text(record.final)
+        if played is None:
+            b = game.board(state)
+            raise RecordError(
+                record.final_line or None,
+                f"the record's final score is {stated}, but the game is not over after its "
+                f"moves (stores A {b[game.pits]}, B {b[2 * game.pits + 1]}; "
+                f"{PLAYER_NAMES[game.to_move(state)]} to move)",
+            )
+        if played != record.final:
+            raise RecordError(
+                record.final_line or None,
+                f"the record's final score is {stated}, but its moves end {_score_text(played)}",
+            )
+    return steps, state
+
+
+def _replay_moves(record: Record) -> tuple[list[ReplayStep], State]:
+    """:func:`replay` without the check of the final score."""
     game = record.game
     state = game.initial_state(record.first)
     steps: list[ReplayStep] = []
@@ -322,7 +481,7 @@ def read_record(path: str | os.PathLike[str]) -> Record:
             "(a record is a small text file)",
         )
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")  # parse_record drops a byte-order mark
     except UnicodeDecodeError:
         raise RecordError(None, "not a text file (a record is UTF-8 text)") from None
     return parse_record(text)

@@ -89,6 +89,8 @@ def test_write_read_replay_round_trip(tmp_path: Path, rule_set: str, first: int)
                 state, _ = game.play(state, pit)
         assert np.array_equal(final, state)
         assert len(steps) == len(record.moves)
+        # a finished game's record states its final score, and it is the replay's
+        assert back.final == game.final_stores(state)
         if record.moves:
             first_line = next(ln for ln in path.read_text().splitlines() if ln.startswith("1)"))
             assert first_line.startswith("1) A:" if first == 0 else "1) B:")
@@ -197,6 +199,17 @@ TOKENS = [
     "\n",
     "Pits : 3\n",
     "1) A: 0 1 B: 7\n",
+    # the final score, notes and the classic (Russian) program's lines
+    "Final : A 3 B 4\n",
+    "Final",
+    "Note : x\n",
+    "Игрок A : Программа\n",
+    "Игрок",
+    "Первым ходил игрок B\n",
+    "Камней по окончании игры: в калахе \u0410 - 32, в калахе B - 40\n",
+    "Партия игралась с MAXLEVEL, равным 5.\n",
+    "\u0410:",
+    "\ufeff",
 ]
 
 
@@ -209,7 +222,8 @@ def test_any_text_gives_a_record_or_a_record_error(text: str) -> None:
         replay(record)
     except RecordError as e:
         if e.line is None:  # a fault of the whole file: binary, or nothing in it
-            lines = [line.strip() for line in re.split(r"\r\n|\r|\n", text)]
+            body = text.removeprefix("\ufeff")  # one byte-order mark is no content
+            lines = [line.strip() for line in re.split(r"\r\n|\r|\n", body)]
             assert "\x00" in text or all(not line or line.startswith("#") for line in lines)
         else:
             assert 1 <= e.line <= max(1, len(text.splitlines()))
