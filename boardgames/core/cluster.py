@@ -381,9 +381,15 @@ class Runner:
     """Runs tasks where ``spec`` says (None: in this process). A context manager: the local
     cluster starts (or the scheduler is reached) on entry and is closed on exit."""
 
-    def __init__(self, spec: ClusterSpec | None, console: Any = None) -> None:
+    def __init__(
+        self, spec: ClusterSpec | None, console: Any = None, *, machine_workers: bool = False
+    ) -> None:
+        """``machine_workers``: a local cluster gets one worker (``local:N``: N) sharing the
+        machine's cores as threads, for jobs that use all of their worker's threads; by
+        default one single-threaded worker per core."""
         self.spec = spec
         self.console = console
+        self.machine_workers = machine_workers
         self.client: Any = None
         self.cluster: Any = None
         self.startup_seconds = 0.0
@@ -443,9 +449,15 @@ class Runner:
             if self.spec.kind == "local":
                 from distributed import LocalCluster
 
+                cores = os.cpu_count() or 1
+                if self.machine_workers:
+                    n = self.spec.workers or 1
+                    per_worker = max(1, cores // n)
+                else:
+                    n, per_worker = self.spec.workers or cores, 1
                 self.cluster = LocalCluster(
-                    n_workers=self.spec.workers or os.cpu_count() or 1,
-                    threads_per_worker=1,
+                    n_workers=n,
+                    threads_per_worker=per_worker,
                     processes=True,
                     host="127.0.0.1",
                     dashboard_address="127.0.0.1:0",  # its HTTP server: loopback, any port
@@ -704,6 +716,18 @@ class Runner:
                 client.cancel(list(pending.futures), force=True)
             raise
 
+    def pool(
+        self, fn: Callable[..., Any], *, interrupt: Callable[[], None] | None = None,
+        retries: int = 1,
+    ) -> JobPool:  # fmt: skip
+        """A :class:`JobPool` for jobs that are decided as the work goes (a search that
+        asks new questions from the answers it got): on the cluster, or in-process in a
+        background thread, one job at a time (``interrupt`` stops a running one there)."""
+        _check_importable(fn)
+        if self.client is None:
+            return LocalJobPool(fn, interrupt)
+        return DaskJobPool(self, fn, retries)
+
     def _lost(self, checkpoint: Checkpoint | None) -> ClusterError:
         kept = (
             f"{checkpoint.path} keeps the {len(checkpoint.done):,} finished tasks; rerun with "
@@ -734,3 +758,199 @@ def _first_line(e: BaseException) -> str:
 def describe_estimate(seconds: float, workers: int) -> str:
     """``about 3 h 5 min on 64 workers``."""
     return f"about {format_duration(seconds)} on {workers} worker{'s' if workers != 1 else ''}"
+
+
+# --- jobs decided as the work goes ----------------------------------------------------------
+
+
+Finished = tuple[str, Any, float]
+"""A finished job: its key, its result and the seconds it ran."""
+
+
+class JobPool:
+    """Jobs submitted one by one as a search decides them, collected as they finish.
+
+    ``submit(key, *args)`` runs ``fn(*args)``; :meth:`wait` returns the jobs finished since
+    the last call; :meth:`cancel` drops a job whose answer is no longer needed (a job that
+    already runs may still finish: its result is then returned like any other).
+    :meth:`capacity` is how many jobs to keep submitted so that no worker waits."""
+
+    def submit(self, key: str, *args: Any) -> None:
+        raise NotImplementedError
+
+    def cancel(self, key: str) -> None:
+        raise NotImplementedError
+
+    def wait(self, timeout: float) -> list[Finished]:
+        raise NotImplementedError
+
+    def capacity(self) -> int:
+        raise NotImplementedError
+
+    def pending(self) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop what runs (in-process) and forget what is pending."""
+
+
+class LocalJobPool(JobPool):
+    """In this process: one background thread runs the jobs in submission order (the job
+    itself may use all the cores), so that the calling thread stays free for progress and
+    Ctrl-C."""
+
+    def __init__(self, fn: Callable[..., Any], interrupt: Callable[[], None] | None) -> None:
+        import queue
+        import threading
+
+        self.fn = fn
+        self.interrupt = interrupt
+        self._todo: queue.Queue[tuple[str, tuple[Any, ...]] | None] = queue.Queue()
+        self._done: queue.Queue[tuple[str, Any, float, BaseException | None]] = queue.Queue()
+        self._cancelled: set[str] = set()
+        self._count = 0
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            item = self._todo.get()
+            if item is None:
+                return
+            key, args = item
+            if key in self._cancelled:
+                self._cancelled.discard(key)
+                self._done.put((key, None, 0.0, _CANCELLED))
+                continue
+            try:
+                result, seconds = _task_call(self.fn, args)
+                self._done.put((key, result, seconds, None))
+            except BaseException as e:  # handed to the caller by wait()
+                self._done.put((key, None, 0.0, e))
+
+    def submit(self, key: str, *args: Any) -> None:
+        self._count += 1
+        self._todo.put((key, args))
+
+    def cancel(self, key: str) -> None:
+        self._cancelled.add(key)
+
+    def capacity(self) -> int:
+        return 1
+
+    def pending(self) -> int:
+        return self._count
+
+    def wait(self, timeout: float) -> list[Finished]:
+        import queue
+
+        out: list[Finished] = []
+        try:
+            item = self._done.get(timeout=timeout)
+            while True:
+                self._count -= 1
+                key, result, seconds, error = item
+                if error is _CANCELLED:
+                    pass
+                elif error is not None:
+                    if isinstance(error, KeyboardInterrupt):
+                        raise error
+                    raise ClusterError(f"job {key} failed: {type(error).__name__}: "
+                                       f"{_first_line(error)}")  # fmt: skip
+                else:
+                    out.append((key, result, seconds))
+                item = self._done.get_nowait()
+        except queue.Empty:
+            pass
+        return out
+
+    def close(self) -> None:
+        self._todo.put(None)
+        if self.interrupt is not None and self._thread.is_alive():
+            self.interrupt()
+        self._thread.join(timeout=5)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+_CANCELLED = _Cancelled()
+
+
+class DaskJobPool(JobPool):
+    """On the runner's Dask cluster: each job is a task; results come back as they finish."""
+
+    def __init__(self, runner: Runner, fn: Callable[..., Any], retries: int) -> None:
+        from distributed import as_completed
+
+        self.runner = runner
+        self.client = runner.client
+        self.fn = fn
+        self.retries = retries
+        self.run_id = os.urandom(4).hex()
+        self.expect = _worker_ident()
+        self.futures: dict[str, Any] = {}
+        self.names: dict[str, str] = {}
+        self.done = as_completed(loop=self.client.loop, with_results=True, raise_errors=False)
+        self._lost_since: float | None = None
+
+    def submit(self, key: str, *args: Any) -> None:
+        future = self.client.submit(
+            _task_call, self.fn, args, self.expect, key=f"bg-{self.run_id}-{key}", pure=False,
+            retries=self.retries,
+        )  # fmt: skip
+        self.futures[key] = future
+        self.names[future.key] = key
+        self.done.add(future)
+
+    def cancel(self, key: str) -> None:
+        future = self.futures.pop(key, None)
+        if future is not None:
+            with contextlib.suppress(Exception):
+                future.cancel()
+
+    def capacity(self) -> int:
+        """One job a worker (a job uses all of its worker's threads) and one waiting."""
+        return 2 * self.runner.workers
+
+    def pending(self) -> int:
+        return len(self.futures)
+
+    def wait(self, timeout: float) -> list[Finished]:
+        deadline = time.monotonic() + timeout
+        while True:
+            batch = self.done.next_batch(block=False) if self.done.has_ready() else []
+            out: list[Finished] = []
+            for future, answer in batch:
+                key = self.names.pop(future.key, None)
+                held = self.futures.get(key) if key is not None else None
+                if key is None or held is None or held is not future:
+                    continue  # cancelled
+                del self.futures[key]
+                if future.status == "cancelled":
+                    continue
+                if future.status != "finished" or isinstance(answer, BaseException):
+                    if self.client.status != "running":
+                        raise self.runner._lost(None)
+                    e = answer[1] if isinstance(answer, tuple) else answer
+                    raise ClusterError(f"job {key} failed: {type(e).__name__}: {_first_line(e)}")
+                future.release()
+                result, seconds = answer
+                out.append((key, result, seconds))
+            if out:
+                return out
+            if self.client.status != "running":
+                self._lost_since = self._lost_since or time.monotonic()
+                if time.monotonic() - self._lost_since > CONNECT_SECONDS:
+                    raise self.runner._lost(None)
+            else:
+                self._lost_since = None
+            if time.monotonic() >= deadline:
+                return out
+            time.sleep(POLL_SECONDS)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.cancel(list(self.futures.values()), force=True)
+        self.futures.clear()

@@ -14,6 +14,9 @@ VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
 
 
 PLURALS = {"best": "best", "inaccuracy": "inaccuracies", "mistake": "mistakes"}
+"""The verdicts' plurals, for counts ("5 inaccuracies")."""
+GUESS_DEPTH = 6
+"""Depth of the search that gives the exact solver its first guess (see Reviewer._guess)."""
 
 
 def verdict(loss: int) -> str:
@@ -29,6 +32,9 @@ class Reviewer:
     otherwise the numba engine searches ``depth`` compound moves with the store
     evaluation (so that a loss is still counted in stones), and the position after the
     move ``depth - 1`` (the depth the played move got inside the first search).
+
+    Nothing here depends on the machine's speed: the same game, table and limits give
+    the same review (which moves are exact, their values and best moves) anywhere.
     """
 
     def __init__(
@@ -48,8 +54,25 @@ class Reviewer:
             self._engines[depth] = KalahEngine(self.game, config)
         return self._engines[depth]
 
+    def _guess(self, state: State) -> int:
+        """MTD(f)'s first guess for the solver: the store lead a depth-limited search
+        expects (at most 6 compound moves deep), the mean of its last two depths, whose
+        values swing with the parity of the depth. A fixed depth, not the solver's own
+        guess (a search of a fraction of a second): the positions the solver visits, and
+        so whether a move is exact within ``exact_nodes``, must not depend on the
+        machine's speed."""
+        from boardgames.core.protocol import score_margin
+
+        depth = min(self.depth, GUESS_DEPTH)
+        margins = []
+        for d in {max(1, depth - 1), depth}:
+            value = self._engine(d).search(state, d).value
+            margin = score_margin(value)
+            margins.append(value if margin is None else margin)
+        return sum(margins) // len(margins)
+
     def _exact(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
-        solved = self.solver.solve(state, node_limit=self.exact_nodes)
+        solved = self.solver.solve(state, node_limit=self.exact_nodes, guess=self._guess(state))
         after = self.solver.after(state, pits)
         player = self.game.to_move(state)
         value_after = self.solver.value(after, self.exact_nodes)  # for the side to move there

@@ -23,13 +23,18 @@ from boardgames.core.progress import (
     percent,
 )
 from boardgames.core.protocol import GameError, describe_score, quote
+from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli import _board_options, _score_text, _setup, parse_board
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.jobsolve_cli import job_options, run_job_solve
+from boardgames.kalah.jobsolve_cli import wanted as job_solve_wanted
 
 if TYPE_CHECKING:  # numba loads only where a solve runs
     import numpy as np
     from rich.console import Console
 
+    from boardgames.core.cluster import ClusterSpec
+    from boardgames.kalah.endgame import EndgameTable
     from boardgames.kalah.solver import Solver, SolveResult
 
 SMALL_HASH_MB = 64
@@ -187,24 +192,90 @@ def _endgame_option(f):
     )(f)
 
 
-QUICK_TABLE_ENTRIES = 16_000_000
-"""``kalah review --endgame auto`` builds no table bigger than this (a few seconds); it
-takes a bigger one only from the cache (``kalah solve`` builds them)."""
+REVIEW_TABLE_ENTRIES = 250_000_000
+"""``kalah review --endgame auto`` uses the largest endgame table of at most this many
+positions (bytes) that the board can use: on 6 pits the 20-stone table, 226 M positions,
+built once in about 1.5-2 minutes on two cores and then cached. It uses exactly that table
+whatever the cache holds (a cached table of more stones is cut down to it), so that which
+moves are valued exactly, and with them the verdicts, never depend on the cache."""
 
 
 def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
-    """The endgame-table stone limit ``kalah review --endgame auto`` picks: the largest
-    cached table that auto would pick for ``kalah solve``, else a quick one."""
-    from boardgames.kalah.endgame import cached_stones, largest_stones
+    """The endgame-table stone limit ``kalah review --endgame auto`` uses on a board of
+    ``total`` stones: the largest table of at most :data:`REVIEW_TABLE_ENTRIES` positions
+    and of no more stones than the board holds, whatever the cache holds. (Only where less
+    than twice that table is free in memory is it smaller; the review then says so.)"""
+    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
+
+    top = min(total, MAX_TABLE_STONES)
+    return largest_stones(pits, min(REVIEW_TABLE_ENTRIES, _available_memory() // 2), top)
+
+
+def quick_stones(pits: int, total: int, empty_capture: bool = False) -> int:
+    """``kalah review --quick``: the largest table already in the cache that ``kalah solve
+    --endgame auto`` would use (nothing is built); 0 when there is none."""
+    from boardgames.kalah.endgame import cached_stones
 
     top = auto_stones(pits, total, empty_capture)
-    quick = largest_stones(pits, QUICK_TABLE_ENTRIES, top)
-    cached = [k for k in cached_stones(pits, "classic", empty_capture) if k <= top]
-    return max([quick, *cached])
+    return max((k for k in cached_stones(pits, "classic", empty_capture) if k <= top), default=0)
+
+
+def review_table(
+    console: Console, pits: int, stones: int, quiet: bool, empty_capture: bool = False
+) -> tuple[EndgameTable | None, str]:
+    """The endgame table of exactly ``stones`` stones for a review (None for 0) and where
+    it came from: ``"cache"``, ``"built"`` (:func:`load_table`: announced, with its
+    progress; Ctrl-C raises Stopped) or ``"cut from the cached K-stone table"``. A table's
+    levels are laid out by stones, so the first levels of a bigger table are the smaller
+    table, byte for byte: the review is the same as with the table built."""
+    import dataclasses
+
+    from boardgames.kalah import endgame
+
+    if stones <= 0:
+        return None, "none"
+    plan = endgame.build_plan(pits, stones, "classic", empty_capture)
+    if not plan.cached:
+        roomy = _available_memory() // 2
+        bigger = [
+            k
+            for k in endgame.cached_stones(pits, "classic", empty_capture)
+            if k > stones and endgame.table_entries(pits, k) <= roomy
+        ]
+        if bigger:
+            k = min(bigger)
+            err = make_console(stderr=True)
+            label = f"Loading the cached endgame table of {k} stones (for its first {stones})"
+            try:
+                with (
+                    Progress(label, console=err),
+                    interruptible(lambda: f"Stopped (Ctrl-C) while {label[0].lower()}{label[1:]}."),
+                ):
+                    big = endgame.load_cached(pits, k, empty_capture=empty_capture)
+            except (OSError, ValueError) as e:  # damaged: build the table instead
+                err.print(endgame.damaged_note(pits, k, e), highlight=False, soft_wrap=True)
+            else:
+                offsets = endgame.level_bounds(pits, stones)
+                table = dataclasses.replace(
+                    big,
+                    stones=stones,
+                    table=big.table[: int(offsets[-1])].copy(),
+                    offsets=offsets,
+                    binom=endgame.binomials(stones + 2 * pits + 2),
+                )
+                return table, f"cut from the cached {k}-stone table"
+    table = load_table(console, pits, stones, quiet, empty_capture)
+    return table, "cache" if plan.cached else "built"
 
 
 def _table_stones(
-    spec: str, pits: int, total: int, rules: str, empty_capture: bool, review: bool = False
+    spec: str,
+    pits: int,
+    total: int,
+    rules: str,
+    empty_capture: bool,
+    review: bool = False,
+    memory: bool = True,
 ) -> int:
     from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones, table_entries
 
@@ -224,7 +295,7 @@ def _table_stones(
     # small plan of each level beside it)
     need = table_entries(pits, stones)
     available = _available_memory()
-    if need > available:
+    if memory and need > available:
         fits = largest_stones(pits, available, stones)
         raise click.UsageError(
             f"an endgame table of {stones} stones on {pits} pits needs {need / 1e9:.1f} GB "
@@ -268,6 +339,7 @@ def _table_stones(
     default=None,
     help="Search threads sharing the transposition table  [default: the machine's cores]",
 )
+@job_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def solve(
     pits: int,
@@ -279,6 +351,13 @@ def solve(
     endgame_spec: str,
     empty_capture: bool,
     threads: int | None,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    at_least: int | None,
+    at_most: int | None,
+    job_nodes: int | None,
+    endgame_mmap: bool,
+    endgame_dir: Path | None,
     as_json: bool,
 ) -> None:
     """Exact value of a position under perfect play by both sides.
@@ -294,6 +373,10 @@ def solve(
     builds (5 minutes, once) and 2-3 s with 27 (--endgame 26, built once in half an hour,
     then --endgame 27, 10 minutes more); 6 x 5 about 5 minutes with 30 (--endgame 30, 50
     minutes more). A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
+
+    With --cluster, --checkpoint, --at-least or --at-most the solve runs as jobs (null-window
+    questions answered by this solver on the workers, combined by a front end here; see
+    docs/sections/solver.md): on many machines, resumable from DIR, or one bound only.
     """
     side = 0 if to_move.lower() == "a" else 1
     if empty_capture and rules != "classic":
@@ -337,7 +420,8 @@ def solve(
     from boardgames.kalah.endgame import pit_stones
     from boardgames.kalah.solver import Solver
 
-    stones = _table_stones(endgame_spec, pits, total, rules, empty_capture)
+    # on a cluster the workers load the tables: this machine's memory does not matter
+    stones = _table_stones(endgame_spec, pits, total, rules, empty_capture, memory=cluster is None)
     left = pit_stones(state, pits)
     if stones > 0 and estimate_positions(pits, left, 0) <= TINY_POSITIONS:
         if endgame_spec != "auto" and not as_json:
@@ -345,6 +429,15 @@ def solve(
         stones = 0
     threads = threads or os.cpu_count() or 1
     what = f"{_setup(pits, seeds)} ({rules})" if board is None else "the position"
+    if job_solve_wanted(cluster, checkpoint, at_least, at_most):
+        run_job_solve(
+            pits=pits, rules=rules, empty_capture=empty_capture, state=state, base=base,
+            what=what, cluster=cluster, checkpoint=checkpoint, at_least=at_least,
+            at_most=at_most, job_nodes=job_nodes, endgame_spec=endgame_spec,
+            endgame_dir=endgame_dir, endgame_mmap=endgame_mmap, stones=stones, as_json=as_json,
+            hash_mb=hash_mb or default_hash_mb(left),
+        )  # fmt: skip
+        return
     try:
         table = load_table(console, pits, stones, as_json, empty_capture)
         if hash_mb is None:
@@ -524,21 +617,44 @@ def _solve_with_progress(
     help="Positions the exact solver may visit for one move before the review falls back "
     "to a depth-limited search (0: never exact).",
 )
-@_endgame_option
+@click.option(
+    "--endgame",
+    "endgame_spec",
+    default="auto",
+    show_default=True,
+    help="Endgame tables: stones left in the pits they cover (0: none; auto: the largest "
+    f"of at most {REVIEW_TABLE_ENTRIES // 10**6} M positions the board can use, 20 stones "
+    "on 6 pits, whatever the cache holds). Classic rules only; built once and cached in "
+    "~/.cache/boardgames.",
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Build no endgame table: use the largest one already in the cache (or none). "
+    "Quicker on a fresh machine, but which moves are exact then depends on the cache.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
-def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json: bool) -> None:
+def review(
+    file: Path, depth: int, exact_nodes: int, endgame_spec: str, quick: bool, as_json: bool
+) -> None:
     """Review every move of a game record: value before and after, best move, verdict.
 
     Values are final margins for the player who moved, exact where the solver (and its
     endgame tables) reach within --exact-nodes, else from a depth-limited search at
     --depth (marked "depth N"; scores there are the program's evaluation). A move that
-    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake". With --endgame auto
-    it builds at most a quick endgame table (14 stones on 6 pits, seconds) and takes a
-    bigger one only from the cache (``kalah solve`` builds them).
+    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake".
+
+    The verdicts do not depend on what the cache holds: --endgame auto always uses the
+    same table for a board (on 6 pits 20 stones: 226 MB, built once in about 1.5-2
+    minutes with a progress bar, then cached; a cached bigger table is cut down to it).
+    The last line says which table was used and how many moves stayed depth-limited.
+    --quick builds nothing and uses whatever the cache holds.
     """
     from boardgames.kalah.record import read_record, replay
-    from boardgames.kalah.reviewer import VERDICTS, Reviewer
+    from boardgames.kalah.reviewer import PLURALS, VERDICTS, Reviewer
 
+    if quick and endgame_spec != "auto":
+        raise click.UsageError("--quick uses the tables in the cache; leave out --endgame")
     try:
         record = read_record(file)
         steps, _ = replay(record)
@@ -546,11 +662,26 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
         raise InputError(f"{file}: {e}") from None
     game = record.game
     console = make_console(stderr=as_json)
-    total = game.total_stones
-    ec = game.empty_capture
-    stones = _table_stones(endgame_spec, game.pits, total, game.rules, ec, review=True)
+    pits, total, ec = game.pits, game.total_stones, game.empty_capture
+    why = ""
+    if game.rules != "classic":
+        if endgame_spec not in ("auto", "0"):
+            raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
+        stones, why = 0, " (classic rules only)"
+    elif exact_nodes == 0:
+        stones, why = 0, " (--exact-nodes 0: no move is valued exactly)"
+    elif quick:
+        stones = quick_stones(pits, total, ec)
+        why = "" if stones else " (none in the cache; --quick builds none)"
+    elif endgame_spec == "auto":
+        stones = review_stones(pits, total, ec)
+        wanted = min(total, largest_stones_for_review(pits))
+        if stones < wanted:
+            why = f" (the {wanted}-stone table does not fit in the free memory)"
+    else:
+        stones = _table_stones(endgame_spec, pits, total, game.rules, ec)
     try:
-        table = load_table(console, game.pits, stones, as_json, ec)
+        table, source = review_table(console, pits, stones, as_json, ec)
     except Stopped as e:
         exit_stopped(e, make_console(stderr=True))
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
@@ -561,6 +692,8 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
             status.update(f"Reviewing move {k} of {len(steps)}…")
             rows.append(reviewer.review_move(state, step.pits, k))
             state = step.state
+    exact = sum(1 for r in rows if r["exact"])
+    tables = _tables_text(pits, stones, source) + why
     if as_json:
         print_json(
             {
@@ -568,36 +701,69 @@ def review(file: Path, depth: int, exact_nodes: int, endgame_spec: str, as_json:
                 "rules": game.rules,
                 "pits": game.pits,
                 "seeds": game.seeds,
+                "endgame": {"stones": stones, "source": source},
+                "exact_moves": exact,
+                "depth_limited_moves": len(rows) - exact,
                 "moves": rows,
             }
         )
         return
     console.print(_review_table(rows, file))
-    exact = sum(1 for r in rows if r["exact"])
     counts = {name: sum(1 for r in rows if r["verdict"] == name) for _, name in VERDICTS}
     console.print(
         f"{len(rows)} moves, {exact} valued exactly; "
-        + ", ".join(f"{n} {name}" for name, n in counts.items())
+        + ", ".join(f"{n} {name if n == 1 else PLURALS[name]}" for name, n in counts.items()),
+        highlight=False,
+    )
+    limited = len(rows) - exact
+    console.print(
+        f"{tables}; {limited} move{'' if limited == 1 else 's'} depth-limited (depth {depth}).",
+        highlight=False,
     )
 
 
-def _review_table(rows: list[dict], file: Path):
-    from rich.markup import escape
-    from rich.table import Table
+def largest_stones_for_review(pits: int) -> int:
+    """The stones of the table :data:`REVIEW_TABLE_ENTRIES` allows on ``pits`` pits,
+    memory aside."""
+    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
 
-    table = Table(title=f"Review of {escape(str(file))}", title_justify="left")
-    for name, justify in [
-        ("#", "right"),
-        ("player", "center"),
-        ("played", "left"),
-        ("before", "right"),
-        ("after", "right"),
-        ("best", "left"),
-        ("loss", "right"),
-        ("verdict", "left"),
-        ("how", "left"),
-    ]:
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    return largest_stones(pits, REVIEW_TABLE_ENTRIES, MAX_TABLE_STONES)
+
+
+def _tables_text(pits: int, stones: int, source: str) -> str:
+    """``Endgame table: 20 stones on 6 pits (225,792,840 positions, built)``."""
+    from boardgames.kalah.endgame import table_entries
+
+    if stones <= 0:
+        return "Endgame table: none"
+    where = {"cache": "from the cache", "built": "built now"}.get(source, source)
+    return (
+        f"Endgame table: {stones} stones on {pits} pits "
+        f"({table_entries(pits, stones):,} positions, {where})"
+    )
+
+
+REVIEW_COLUMNS = (
+    Col("#", "right", number=True),
+    Col("player", "center", drop=1),
+    Col("played"),
+    Col("before", "right", drop=2),
+    Col("after", "right"),
+    Col("best", drop=3),
+    Col("loss", "right", number=True),
+    Col("verdict", number=True),
+    Col("how", number=True),
+)
+"""The review's columns: the move number, the loss, the verdict and how a move was valued
+are never cut; moves and values ("loss by at least 8") fold onto more lines on a narrow
+terminal, and below 80 columns the player, the value before and the best move are left
+out in that order, as far as needed."""
+
+
+def _review_table(rows: list[dict], file: Path) -> FitTable:
+    from rich.markup import escape
+
+    table = FitTable(REVIEW_COLUMNS, title=f"Review of {escape(str(file))}", title_justify="left")
     style = {"best": "green", "inaccuracy": "yellow", "mistake": "bold red"}
     for r in rows:
         table.add_row(

@@ -340,23 +340,23 @@ def test_solve_finished_position_and_conflicting_options() -> None:
     assert result.exit_code == 2 and "classic rules only" in result.output
 
 
-def test_review_builds_only_a_quick_table_but_uses_a_cached_big_one(tmp_path, monkeypatch) -> None:
+def test_review_uses_the_same_table_whatever_the_cache(tmp_path, monkeypatch) -> None:
     from boardgames.kalah import solve_cli
-    from boardgames.kalah.solve_cli import auto_stones, review_stones
+    from boardgames.kalah.solve_cli import auto_stones, quick_stones, review_stones
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)
-    assert review_stones(6, 72) == 14 and auto_stones(6, 72) == 22
+    assert review_stones(6, 72) == 20 and auto_stones(6, 72) == 22
     big = endgame.cache_path(6, 20, "classic")
     big.parent.mkdir(parents=True)
     big.touch()  # a table kalah solve left in the cache (its name is what counts here)
     assert endgame.cached_stones(6) == [20]
-    assert review_stones(6, 72) == 20
+    assert review_stones(6, 72) == 20 and quick_stones(6, 72) == 20  # --quick takes it
     # a bigger cached table (``--endgame 27`` built it) serves 6 x 4 and up, not 6 x 3
     # (at most half the stones plus four), and not when memory is short
     endgame.cache_path(6, 27, "classic").touch()
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 32 * 2**30)
     assert auto_stones(6, 48) == 27 and auto_stones(6, 72) == 27 and auto_stones(6, 36) == 20
-    assert review_stones(6, 48) == 27
+    assert review_stones(6, 48) == 20 and quick_stones(6, 48) == 27
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 4 * 2**30)
     assert auto_stones(6, 48) == 22  # 3.9 GB would leave too little: 22 stones, built

@@ -1,0 +1,230 @@
+"""Job-level Kalah solve against plain ``kalah solve``: the front end's overhead, and its
+scaling to many workers by simulation.
+
+    python benchmarks/jobsolve_bench.py overhead [--board 6x4] [--runs 3] [--job-nodes N]
+    python benchmarks/jobsolve_bench.py simulate [--board 6x4] [--workers 1,8,64,512]
+                                                 [--job-nodes N]
+
+``overhead``: the start position solved by the plain solver (``Solver.solve``, every core,
+one shared transposition table) and by the job-level search in this process (jobs one at
+a time, each on every core, one solver kept between jobs), alternately, the same endgame
+tables (``auto``) and transposition-table size; medians and their ratio, values checked.
+
+``simulate``: the job-level search run against a simulated cluster of N single-thread
+workers. Every job the front end asks is really run here (one thread, its worker's
+transposition table cleared first: a worker of a real cluster holds other jobs' work),
+its CPU time (``time.thread_time``: what it costs, whatever else this shared machine
+runs) advances that worker's clock, and the front end sees the answers in
+the order the simulated workers would give them; a cancelled job keeps its worker busy
+to its end (Dask cannot stop a running task). Reported per N: the simulated wall time,
+the work (sum of job times), the work wasted (jobs cancelled or answered after their
+question was decided), the efficiency against one simulated worker ``T1 / (N * TN)``,
+and the front end's own time per job (not on the simulated clock: it must stay well
+under a job's time for the projection to hold). Writes benchmarks/results/jobsolve_*.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import platform
+import statistics
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from boardgames.core.cluster import Finished, JobPool, LocalJobPool
+from boardgames.kalah import endgame, jobsolve
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.solve_cli import auto_stones, default_hash_mb
+from boardgames.kalah.solver import Solver
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def board(text: str) -> tuple[int, int]:
+    pits, _, seeds = text.partition("x")
+    return int(pits), int(seeds)
+
+
+def machine() -> dict[str, Any]:
+    from queens_bench import cpu_model  # this folder is on the path when run
+
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "load": os.getloadavg()[0],
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+    }
+
+
+def overhead(args: argparse.Namespace) -> dict[str, Any]:
+    pits, seeds = board(args.board)
+    game = Kalah(pits, seeds)
+    state = game.initial_state()
+    total = game.total_stones
+    stones = auto_stones(pits, total)
+    table = endgame.load_or_build(pits, stones) if stones else None
+    hash_mb = default_hash_mb(total)
+    threads = os.cpu_count() or 1
+    jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+    plain_times, job_times, rows = [], [], []
+    for run in range(args.runs):
+        solver = Solver(pits, hash_mb=hash_mb, endgame=table, threads=threads)
+        solver.warm_up()
+        t = time.perf_counter()
+        r = solver.solve(state.copy())
+        plain = time.perf_counter() - t
+        # a fresh solver for the jobs too (its table cleared), as a new run would have
+        jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+        pool = LocalJobPool(jobsolve.solve_job, jobsolve.stop_jobs)
+        search = jobsolve.JobSearch(
+            pits, "classic", False, state.copy(), pool, job_nodes=args.job_nodes,
+            endgame=str(stones), hash_mb=hash_mb, table_stones=stones,
+        )  # fmt: skip
+        t = time.perf_counter()
+        value = search.value()
+        best = search.best_line(value)
+        jobs = time.perf_counter() - t
+        search.close()
+        if value != r.value:
+            raise SystemExit(f"values differ: plain {r.value}, jobs {value}")
+        plain_times.append(plain)
+        job_times.append(jobs)
+        rows.append({
+            "run": run, "plain_s": round(plain, 2), "jobs_s": round(jobs, 2),
+            "plain_nodes": r.nodes, "job_nodes_total": search.stats.nodes,
+            "jobs": search.stats.jobs, "split": search.stats.over_budget,
+            "value": value, "best_plain": r.best, "best_jobs": best,
+        })  # fmt: skip
+        print(json.dumps(rows[-1]), flush=True)
+    plain_m, jobs_m = statistics.median(plain_times), statistics.median(job_times)
+    return {
+        "board": args.board, "endgame_stones": stones, "hash_mb": hash_mb, "threads": threads,
+        "job_nodes": args.job_nodes, "runs": rows, "plain_median_s": round(plain_m, 2),
+        "jobs_median_s": round(jobs_m, 2), "ratio": round(jobs_m / plain_m, 2),
+    }  # fmt: skip
+
+
+class SimulatedPool(JobPool):
+    """``workers`` simulated single-thread workers (see the module's doc)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.now = 0.0
+        self.busy: list[tuple[float, int, str]] = []  # (free at, seq, job name)
+        self.answers: dict[str, tuple[Any, float]] = {}
+        self.cancelled: set[str] = set()
+        self.work = 0.0
+        self.wasted = 0.0
+        self.seq = 0
+
+    def submit(self, key: str, *args: Any) -> None:
+        solver = _sim_solver(args)
+        solver.tt[:] = 0  # a worker of a real cluster holds other jobs' work
+        t = time.thread_time()  # CPU time: the job's cost, whatever else the machine runs
+        answer = jobsolve.solve_job(*args)
+        seconds = time.thread_time() - t
+        self.work += seconds
+        self.answers[key] = (answer, seconds)
+        self.seq += 1
+        heapq.heappush(self.busy, (self.now + seconds, self.seq, key))
+
+    def cancel(self, key: str) -> None:
+        if key in self.answers:
+            self.cancelled.add(key)
+
+    def capacity(self) -> int:
+        return self.workers
+
+    def pending(self) -> int:
+        return len(self.busy)
+
+    def wait(self, timeout: float) -> list[Finished]:
+        out: list[Finished] = []
+        if not self.busy:
+            return out
+        self.now = self.busy[0][0]
+        while self.busy and self.busy[0][0] <= self.now:
+            _, _, key = heapq.heappop(self.busy)
+            answer, seconds = self.answers.pop(key)
+            if key in self.cancelled:
+                self.cancelled.discard(key)
+                self.wasted += seconds
+                continue
+            out.append((key, answer, seconds))
+        return out
+
+
+def _sim_solver(args: tuple[Any, ...]) -> Any:
+    pits, rules, ec, holes, _, _, endgame_spec, hash_mb = args
+    total = sum(holes[: 2 * pits + 2])
+    return jobsolve._solver(pits, rules, ec, total, endgame_spec, hash_mb)
+
+
+def simulate(args: argparse.Namespace) -> dict[str, Any]:
+    pits, seeds = board(args.board)
+    game = Kalah(pits, seeds)
+    state = game.initial_state()
+    total = game.total_stones
+    stones = auto_stones(pits, total)
+    table = endgame.load_or_build(pits, stones) if stones else None
+    hash_mb = args.hash
+    os.environ["BOARDGAMES_JOB_THREADS"] = "1"
+    jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+    rows = []
+    for n in [int(x) for x in args.workers.split(",")]:
+        pool = SimulatedPool(n)
+        search = jobsolve.JobSearch(
+            pits, "classic", False, state.copy(), pool, job_nodes=args.job_nodes,
+            endgame=str(stones), hash_mb=hash_mb, table_stones=stones,
+        )  # fmt: skip
+        t = time.thread_time()  # this thread runs the front end and (simulated) the jobs
+        value = search.value()
+        front = time.thread_time() - t - pool.work
+        log = search.stats.log
+        useless = sum(r.seconds for r in log if r.kind in ("lower", "upper") and not r.useful)
+        split = sum(r.seconds for r in log if r.kind == "over")
+        row = {
+            "workers": n, "value": value, "simulated_s": round(pool.now, 2),
+            "work_s": round(pool.work, 2), "jobs": search.stats.jobs,
+            "split": search.stats.over_budget, "cancelled": search.stats.cancelled,
+            "wasted_s": round(pool.wasted + useless, 2),
+            "wasted_share": round((pool.wasted + useless) / max(pool.work, 1e-9), 3),
+            "split_s": round(split, 2),
+            "front_end_ms_per_job": round(1000 * front / max(1, search.stats.jobs), 2),
+        }  # fmt: skip
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    t1 = next((r["simulated_s"] for r in rows if r["workers"] == 1), None)
+    for r in rows:
+        if t1 and r["simulated_s"] > 0:
+            r["speedup"] = round(t1 / r["simulated_s"], 1)
+            r["efficiency"] = round(t1 / (r["workers"] * r["simulated_s"]), 3)
+    return {"board": args.board, "endgame_stones": stones, "hash_mb": hash_mb,
+            "job_nodes": args.job_nodes, "rows": rows}  # fmt: skip
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", choices=["overhead", "simulate"])
+    p.add_argument("--board", default="6x4")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--workers", default="1,8,64,512")
+    p.add_argument("--job-nodes", type=int, default=jobsolve.DEFAULT_JOB_NODES)
+    p.add_argument("--hash", type=float, default=16.0, help="MiB a simulated worker")
+    args = p.parse_args()
+    result = overhead(args) if args.what == "overhead" else simulate(args)
+    result["machine"] = machine()
+    RESULTS.mkdir(exist_ok=True)
+    out = RESULTS / f"jobsolve_{args.what}_{args.board}.json"
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "rows")}))
+
+
+if __name__ == "__main__":
+    main()
