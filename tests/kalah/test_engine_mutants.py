@@ -210,6 +210,41 @@ def test_proof_reports_its_own_work() -> None:
     assert engine.prove(state, 0, deadline=0.0) is None  # no time left: no budget
 
 
+def test_etudes_proof_uses_the_etudes_rules() -> None:
+    """The same board is worth -4 under the Etudes rules (-2 classic, the test above):
+    an Etudes engine's proof must give the Etudes value, and a best move of it."""
+    game = Kalah(6, 4, "etudes")
+    state = game.make_state(ENDGAME, 0)
+    assert score_margin(alphabeta(game, state, None).value) == -4
+    assert score_margin(alphabeta(Kalah(6, 4), state, None).value) == -2
+    engine = KalahEngine(game, EngineConfig(depth=8))
+    answer = engine.best_move(state)
+    assert answer.exact and answer.value == terminal_score(-4, 0)
+    proof = engine.prove(state, terminal_score(-1, 3))
+    assert proof is not None and proof.value == terminal_score(-4, 0)
+    after = game.play_compound(state, answer.move)
+    assert score_margin(-alphabeta(game, after, None).value) == -4  # a best move
+
+
+def test_proof_reads_the_endgame_table_it_is_given() -> None:
+    """ENDGAME has 5 stones in the pits: with the 5-stone table the solver knows every
+    position after A's move and proves the value within 10 positions; without a table it
+    needs more than 10 (it searches to the end of the game), so that budget fails."""
+    from boardgames.kalah import endgame
+
+    game = Kalah(6, 4)
+    state = game.make_state(ENDGAME, 0)
+    table = endgame.build(6, 5)
+    with_table = KalahEngine(game, EngineConfig(depth=8, prove_nodes=10), tables=lambda: table)
+    proof = with_table.prove(state, terminal_score(-1, 3))
+    assert proof is not None and proof.value == terminal_score(-2, 0)
+    assert proof.nodes <= 10
+    without = KalahEngine(game, EngineConfig(depth=8, prove_nodes=10))
+    assert without.prove(state, terminal_score(-1, 3)) is None
+    enough = KalahEngine(game, EngineConfig(depth=8, prove_nodes=100))
+    assert enough.prove(state, terminal_score(-1, 3)) is not None  # the budget stopped it
+
+
 def test_proof_stops_at_its_budget() -> None:
     """The proof above needs more than 3 positions: with a budget of 3 it gives up."""
     game = Kalah(6, 4)

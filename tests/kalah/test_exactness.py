@@ -127,9 +127,7 @@ def test_a_time_limited_program_never_claims_wrongly_and_deepens_past_a_win() ->
         check_claim(answer, solver.value(state))
         if answer.bound is not None:
             # the first depth that saw a finished game is no reason to stop
-            first = next(
-                d for d in range(1, 31) if fixed_depth.search(state, d).bound is not None
-            )
+            first = next(d for d in range(1, 31) if fixed_depth.search(state, d).bound is not None)
             deeper += answer.depth > first
     assert deeper > 0
 
