@@ -9,7 +9,6 @@ the line that looks best is followed deeper and found to lose.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import HEURISTIC_LIMIT, Game, State, is_terminal_score
 from boardgames.core.search import alphabeta, selective
 from boardgames.core.strategies import BUDGET_STRATEGIES, STRATEGIES, run_budget
@@ -53,22 +53,6 @@ class Counting:
 
     def evaluate(self, state: State) -> int:
         return self.game.evaluate(state)
-
-
-def random_positions(game: Game, count: int, seed: int, plies: tuple[int, int]) -> list[State]:
-    """Unfinished positions after ``plies`` random moves."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randint(*plies)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
 
 
 def follow(game: Game, state: State, line: list[int]) -> State:

@@ -10,13 +10,13 @@ spec or preset for each side and steps through the program's sowings against a p
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from boardgames.cli import cli
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import GameError, State
 from boardgames.core.search import alphabeta, selective
 from boardgames.kalah.engine import MAX_DEPTH, PRESETS, EngineConfig, KalahEngine
@@ -28,18 +28,7 @@ from boardgames.kalah.record import read_record
 
 def positions(game: Kalah, count: int, seed: int, plies: tuple[int, int] = (0, 40)) -> list[State]:
     """Unfinished positions after seeded random sowings."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randint(*plies)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
+    return random_positions(game, count, seed, plies)
 
 
 def run(args: list[str], text: str | None = None) -> Result:
