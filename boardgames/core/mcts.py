@@ -101,6 +101,7 @@ def build_mcts(k: GameKernels) -> Any:
     if k.tag in _KERNELS:
         return _KERNELS[k.tag]
     from boardgames.core.kernels import AGAIN, OVER, _jit, kernel_tag  # numba: only here
+
     gen_moves, apply_move, result, priority = k.gen_moves, k.apply_move, k.result, k.priority
     tag = f"{k.tag}-mcts-{kernel_tag(__file__)}"  # this file's source is part of the key
 

@@ -31,11 +31,11 @@ table.
 
 A saved table is a one-dimensional int8 ``.npy`` file (``np.load`` reads it) followed by
 a trailer: :data:`CHECKSUM_MAGIC` and one line of JSON holding a checksum of each level
-(the positions of one stone count): the XXH64 of its 1 MiB blocks' XXH64s
-(:func:`level_checksums`). Loading hashes each block as it reads or copies it
+(the positions of one stone count): the XXH3-64 of its 1 MiB blocks' XXH3-64s
+(:func:`level_checksums`). Loading hashes each block right after its read
 (:func:`_read_table`), and a table that does not match is never used
-(:class:`DamagedTable`). Files of the first
-trailer (XXH64 of each whole level) are checked too; files saved before the trailer
+(:class:`DamagedTable`). Files of the two earlier trailers (XXH64 of the same blocks;
+XXH64 of each whole level) are checked too; files saved before the trailer
 existed still load, as *unverified* (``EndgameTable.verified`` is False). A table can
 also be used memory-mapped from its file instead of copied (``load_cached(...,
 mmap=True)``, :func:`map_table`).
@@ -50,6 +50,7 @@ import itertools
 import json
 import mmap
 import os
+import queue
 import re
 import shutil
 import sys
@@ -58,8 +59,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import xxhash
 from numba import njit, prange
 
 from boardgames import cache_dir
@@ -478,293 +481,26 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
     return sorted(found)
 
 
-# --- checksums: XXH64 of each level, by blocks -------------------------------------------
+# --- checksums: XXH3 of each level, by blocks --------------------------------------------
 #
-# XXH64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md), seed 0, exactly
-# as the reference implementation computes it (the tests check known digests), written in
-# numba: no new dependency. A level (the positions of one stone count) is cut into blocks
-# of BLOCK bytes from its first byte; its checksum is the XXH64 of its blocks' XXH64s (as
-# little-endian 8-byte words). Blocks are hashed in any order by any number of threads
-# (numba's). A load (:func:`_read_table`) of a file mostly on the disk reads it block by
-# block, each block hashed right after its read while the kernel reads ahead; one of a
-# file in the page cache maps it and copies it into the table, each block hashed in the
-# same pass as its copy (:func:`_copy_stripes`): the copy waits for the memory while the
-# hash computes. Measured here (benchmarks/table_checksum.py, the 22-stone table, 548 MB,
-# the machine shared with others): XXH64 runs at 3-9 GB/s a core; the fused copy and hash
-# cost +55-60% CPU over a read() of the file, against +75% for hashing after each read()
-# from the page cache (the kernel's copy leaves less in the cache) and more for the
-# earlier reader thread handing chunks to a hashing thread; blake2b runs at 0.6 GB/s,
-# zlib.crc32 at 1.8, and an XXH3-like loop in numba was no faster (LLVM does not vectorise
-# its lane swap). Tables saved with the first trailer (CHECKSUM_V1: XXH64 of each whole
-# level) are still checked, one level after another. A level starts at any byte, so 8-byte
-# words are put together from two aligned words (little-endian machines: x86-64, arm64).
+# A level (the positions of one stone count) is cut into blocks of BLOCK bytes from its
+# first byte; its checksum is the XXH3-64 (seed 0) of its blocks' XXH3-64s, as
+# little-endian 8-byte words (CHECKSUM). The hash is the xxhash package's: the reference
+# C implementation, vectorised, about 16 GB/s a core here against 3-9 GB/s for the XXH64
+# written in numba that it replaced (its XXH3 port did not vectorise). A checked load
+# (:func:`_read_table`) hashes each block as soon as a reader thread has read it, so
+# that the disk works while the hash computes: measured here
+# (benchmarks/table_checksum.py), that adds about 5% to a read() of the file from the
+# disk. Files saved with the two earlier trailers are still checked: CHECKSUM_BLOCKS64
+# (the same construction with XXH64) and CHECKSUM_V1 (XXH64 of each whole level).
 
-_P1 = np.uint64(0x9E3779B185EBCA87)
-_P2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_P3 = np.uint64(0x165667B19E3779F9)
-_P4 = np.uint64(0x85EBCA77C2B2AE63)
-_P5 = np.uint64(0x27D4EB2F165667C5)
-_ZERO = np.uint64(0)
-_V1 = np.uint64((int(_P1) + int(_P2)) % 2**64)
-_V4 = np.uint64(-int(_P1) % 2**64)
-"""XXH64's first and last lanes at the start, seed 0 (the others: _P2 and 0)."""
-_STRIPE = 32
-"""Bytes XXH64 takes per round (four 8-byte lanes)."""
 BLOCK = 2**20
 """Bytes of a checksum block (the last block of a level is shorter)."""
-_BATCH = 8
-"""Blocks a thread copies or hashes per kernel call: Ctrl-C waits for one such call."""
-_SMALL = 16 * BLOCK
-"""Tables smaller than this are loaded and hashed by the calling thread alone."""
 
-
-@njit(cache=True, inline="always")
-def _rotl(x, r):
-    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
-
-
-@njit(cache=True, inline="always")
-def _round(acc, word):
-    return _rotl(acc + word * _P2, 31) * _P1
-
-
-@njit(cache=True, inline="always")
-def _word(words, data, p):
-    """The little-endian 8-byte word at byte ``p`` of ``data`` (``words``: its aligned
-    8-byte view)."""
-    q = p >> 3
-    r = p & 7
-    if r == 0 and q < words.shape[0]:
-        return words[q]
-    if q + 1 < words.shape[0]:
-        shift = np.uint64(8 * r)
-        return (words[q] >> shift) | (words[q + 1] << (np.uint64(64) - shift))
-    w = _ZERO
-    for i in range(8):
-        w |= np.uint64(data[p + i]) << np.uint64(8 * i)
-    return w
-
-
-@njit(cache=True, nogil=True)
-def _xxh64_stripes(acc, words, data, lo, count):
-    """XXH64's main loop over ``count`` stripes from byte ``lo``; ``acc`` is its state."""
-    v1 = acc[0]
-    v2 = acc[1]
-    v3 = acc[2]
-    v4 = acc[3]
-    q = lo >> 3
-    r = lo & 7
-    done = 0
-    if r == 0:
-        w = words[q : q + 4 * count]  # indexes from 0: no negative-index checks
-        for j in range(count):
-            v1 = _round(v1, w[4 * j])
-            v2 = _round(v2, w[4 * j + 1])
-            v3 = _round(v3, w[4 * j + 2])
-            v4 = _round(v4, w[4 * j + 3])
-        done = count
-    else:
-        # each word from two aligned ones, while the second exists
-        right = np.uint64(8 * r)
-        left = np.uint64(64) - right
-        fast = min(count, max(0, (words.shape[0] - q - 5) // 4 + 1))
-        w = words[q : q + 4 * fast + 1]
-        prev = w[0] if fast > 0 else _ZERO
-        for j in range(fast):
-            w1 = w[4 * j + 1]
-            w2 = w[4 * j + 2]
-            w3 = w[4 * j + 3]
-            w4 = w[4 * j + 4]
-            v1 = _round(v1, (prev >> right) | (w1 << left))
-            v2 = _round(v2, (w1 >> right) | (w2 << left))
-            v3 = _round(v3, (w2 >> right) | (w3 << left))
-            v4 = _round(v4, (w3 >> right) | (w4 << left))
-            prev = w4
-        done = fast
-    p = lo + _STRIPE * done
-    for _ in range(done, count):  # the last bytes of the array
-        v1 = _round(v1, _word(words, data, p))
-        v2 = _round(v2, _word(words, data, p + 8))
-        v3 = _round(v3, _word(words, data, p + 16))
-        v4 = _round(v4, _word(words, data, p + 24))
-        p += _STRIPE
-    acc[0] = v1
-    acc[1] = v2
-    acc[2] = v3
-    acc[3] = v4
-
-
-@njit(cache=True, nogil=True)
-def _xxh64_digest(acc, words, data, start, end, p):
-    """XXH64 of ``data[start:end]`` from the state after its stripes up to byte ``p``."""
-    n = end - start
-    if n >= _STRIPE:
-        h = _rotl(acc[0], 1) + _rotl(acc[1], 7) + _rotl(acc[2], 12) + _rotl(acc[3], 18)
-        for i in range(4):
-            h = (h ^ _round(_ZERO, acc[i])) * _P1 + _P4
-    else:
-        h = _P5
-    h += np.uint64(n)
-    while p + 8 <= end:
-        h ^= _round(_ZERO, _word(words, data, p))
-        h = _rotl(h, 27) * _P1 + _P4
-        p += 8
-    if p + 4 <= end:
-        k = _ZERO
-        for i in range(4):
-            k |= np.uint64(data[p + i]) << np.uint64(8 * i)
-        h ^= k * _P1
-        h = _rotl(h, 23) * _P2 + _P3
-        p += 4
-    while p < end:
-        h ^= np.uint64(data[p]) * _P5
-        h = _rotl(h, 11) * _P1
-        p += 1
-    h ^= h >> np.uint64(33)
-    h *= _P2
-    h ^= h >> np.uint64(29)
-    h *= _P3
-    h ^= h >> np.uint64(32)
-    return h
-
-
-@njit(cache=True, inline="always")
-def _seed(acc):
-    acc[0] = _V1
-    acc[1] = _P2
-    acc[2] = _ZERO
-    acc[3] = _V4
-
-
-@njit(cache=True, nogil=True)
-def _xxh64_range(words, data, start, end):
-    """XXH64 (seed 0) of ``data[start:end]`` (``words``: the aligned 8-byte view)."""
-    acc = np.empty(4, dtype=np.uint64)
-    _seed(acc)
-    stripes = (end - start) // _STRIPE
-    _xxh64_stripes(acc, words, data, start, stripes)
-    return _xxh64_digest(acc, words, data, start, end, start + _STRIPE * stripes)
-
-
-@njit(cache=True, nogil=True)
-def _copy_stripes(acc, src_words, dst_words, lo, count):
-    """:func:`_xxh64_stripes` over ``count`` stripes from byte ``lo`` of ``src``, copying
-    every word it reads (``src_words[lo >> 3]`` up to the one holding the last stripe's
-    last byte, and the next one if ``lo`` is not 8-aligned) to ``dst_words`` in the same
-    pass: the copy waits for the memory while the hash computes. All those words must
-    exist."""
-    v1 = acc[0]
-    v2 = acc[1]
-    v3 = acc[2]
-    v4 = acc[3]
-    q = lo >> 3
-    r = lo & 7
-    if r == 0:
-        s = src_words[q : q + 4 * count]  # indexes from 0: no negative-index checks
-        d = dst_words[q : q + 4 * count]
-        for j in range(count):
-            w1 = s[4 * j]
-            w2 = s[4 * j + 1]
-            w3 = s[4 * j + 2]
-            w4 = s[4 * j + 3]
-            d[4 * j] = w1
-            d[4 * j + 1] = w2
-            d[4 * j + 2] = w3
-            d[4 * j + 3] = w4
-            v1 = _round(v1, w1)
-            v2 = _round(v2, w2)
-            v3 = _round(v3, w3)
-            v4 = _round(v4, w4)
-    else:
-        right = np.uint64(8 * r)
-        left = np.uint64(64) - right
-        s = src_words[q : q + 4 * count + 1]
-        d = dst_words[q : q + 4 * count + 1]
-        prev = s[0]
-        d[0] = prev
-        for j in range(count):
-            w1 = s[4 * j + 1]
-            w2 = s[4 * j + 2]
-            w3 = s[4 * j + 3]
-            w4 = s[4 * j + 4]
-            d[4 * j + 1] = w1
-            d[4 * j + 2] = w2
-            d[4 * j + 3] = w3
-            d[4 * j + 4] = w4
-            v1 = _round(v1, (prev >> right) | (w1 << left))
-            v2 = _round(v2, (w1 >> right) | (w2 << left))
-            v3 = _round(v3, (w2 >> right) | (w3 << left))
-            v4 = _round(v4, (w3 >> right) | (w4 << left))
-            prev = w4
-    acc[0] = v1
-    acc[1] = v2
-    acc[2] = v3
-    acc[3] = v4
-
-
-@njit(cache=True, nogil=True)
-def _copy_range(src_words, src, dst_words, dst, w0, start, end):
-    """Copy the words from ``w0`` up to the one holding byte ``end`` (as far as the
-    arrays have words), and the bytes of ``start..end`` past the last word."""
-    nw = dst_words.shape[0]
-    hi = min(nw, (end >> 3) + 1)
-    if w0 < hi:
-        s = src_words[w0:hi]
-        d = dst_words[w0:hi]
-        for i in range(hi - w0):
-            d[i] = s[i]
-    for i in range(max(start, 8 * nw), end):
-        dst[i] = src[i]
-
-
-@njit(cache=True, nogil=True)
-def _copy_blocks(src_words, src, dst_words, dst, starts, ends, out, b0, b1, hashing):
-    """Blocks ``b0..b1-1`` (bytes ``starts[b]..ends[b]``) copied from ``src`` to the same
-    bytes of ``dst`` (``*_words``: the arrays' aligned 8-byte views, of one length); with
-    ``hashing``, ``out[b]`` = XXH64 of the block, computed in the same pass as the copy
-    (:func:`_copy_stripes`). A block may start or end inside a word: its neighbour copies
-    that word too, the same bytes."""
-    nw = dst_words.shape[0]
-    acc = np.empty(4, dtype=np.uint64)
-    for b in range(b0, b1):
-        start = starts[b]
-        end = ends[b]
-        if not hashing:
-            _copy_range(src_words, src, dst_words, dst, start >> 3, start, end)
-            continue
-        _seed(acc)
-        stripes = (end - start) // _STRIPE
-        p = start + _STRIPE * stripes
-        read = (start >> 3) + 4 * stripes + (1 if start & 7 else 0)  # words the stripes read
-        if read <= nw:
-            _copy_stripes(acc, src_words, dst_words, start, stripes)
-            _copy_range(src_words, src, dst_words, dst, read, p, end)
-        else:  # the table's last bytes: copied first, then hashed
-            _copy_range(src_words, src, dst_words, dst, start >> 3, start, end)
-            _xxh64_stripes(acc, dst_words, dst, start, stripes)
-        out[b] = _xxh64_digest(acc, dst_words, dst, start, end, p)
-
-
-@njit(cache=True, nogil=True)
-def _hash_blocks(words, data, starts, ends, out, b0, b1):
-    """``out[b]`` = XXH64 of bytes ``starts[b]..ends[b]`` of ``data``, for ``b0 <= b < b1``."""
-    for b in range(b0, b1):
-        out[b] = _xxh64_range(words, data, starts[b], ends[b])
-
-
-def _words(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An array's bytes and their aligned 8-byte view (copied if not 8-byte aligned:
-    never for the arrays this module allocates or maps)."""
-    data = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    if data.ctypes.data % 8:
-        data = data.copy()
-    return data, data[: data.shape[0] // 8 * 8].view(np.uint64)
-
-
-def xxh64(data: np.ndarray) -> int:
-    """XXH64 (seed 0) of an array's bytes."""
-    raw, words = _words(data)
-    return int(_xxh64_range(words, raw, 0, raw.shape[0]))
+_BLOCK_HASHES: dict[str, Callable[[Any], int]] = {
+    "xxh3-blocks": xxhash.xxh3_64_intdigest,
+    "xxh64-blocks": xxhash.xxh64_intdigest,
+}
 
 
 def level_bounds(pits: int, stones: int) -> np.ndarray:
@@ -774,115 +510,59 @@ def level_bounds(pits: int, stones: int) -> np.ndarray:
     return offsets
 
 
-def _level_blocks(bounds: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
-    """The checksum blocks of levels ``bounds[i]..bounds[i+1]``: their starts and ends."""
-    starts = [np.arange(lo, hi, block, dtype=np.int64) for lo, hi in itertools.pairwise(bounds)]
-    first = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
-    level_end = np.repeat(np.asarray(bounds[1:], dtype=np.int64), [len(s) for s in starts])
-    return first, np.minimum(first + block, level_end)
-
-
-def hash_threads() -> int:
-    """Threads that copy and hash a table as it loads, or hash it before it is saved:
-    numba's (``--threads``), at most 8."""
-    import numba
-
-    return max(1, min(8, numba.get_num_threads()))
-
-
-def _run_blocks(
-    src: np.ndarray | None,
-    dst: np.ndarray,
-    bounds: np.ndarray,
-    hashing: bool,
-    threads: int | None = None,
-    block: int | None = None,
-) -> list[int]:
-    """Copy ``src`` into ``dst`` (unless ``src`` is None) and/or hash ``dst``'s levels
-    ``bounds[i]..bounds[i+1]`` by blocks, on ``threads`` threads (this one among them),
-    each taking the next :data:`_BATCH` blocks. Returns the levels' checksums (XXH64 of
-    their blocks' XXH64s; empty without ``hashing``); ``block``: :data:`BLOCK` unless
-    given. Ctrl-C stops every thread within a batch."""
-    block = BLOCK if block is None else block
-    dst_raw, dst_words = _words(dst)
-    copy = src is not None
-    if copy and dst_raw.ctypes.data != dst.ctypes.data:
-        raise ValueError("the table must be 8-byte aligned")
-    src_raw, src_words = _words(src) if src is not None else (dst_raw, dst_words)
-    starts, ends = _level_blocks(bounds, block)
-    count = starts.shape[0]
-    out = np.zeros(count, dtype=np.uint64)
-    batches = -(-count // _BATCH)
-    if threads is None:
-        threads = hash_threads() if dst_raw.shape[0] >= _SMALL else 1
-    threads = max(1, min(threads, batches))
-    taken = itertools.count()  # next() under the GIL: each batch goes to one thread
-    stop = threading.Event()
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            while not stop.is_set():
-                i = next(taken)
-                if i >= batches:
-                    return
-                b0, b1 = i * _BATCH, min(count, (i + 1) * _BATCH)
-                if copy:
-                    _copy_blocks(
-                        src_words, src_raw, dst_words, dst_raw, starts, ends, out, b0, b1, hashing
-                    )
-                else:
-                    _hash_blocks(dst_words, dst_raw, starts, ends, out, b0, b1)
-        except BaseException as e:  # handed to the calling thread
-            failed.append(e)
-            stop.set()
-
-    helpers = [
-        threading.Thread(target=work, name=f"table-{k}", daemon=True) for k in range(1, threads)
+def _level_blocks(bounds: np.ndarray, block: int) -> list[tuple[int, int]]:
+    """The checksum blocks of levels ``bounds[i]..bounds[i+1]``, level after level:
+    (start, end) byte pairs."""
+    return [
+        (start, min(start + block, int(hi)))
+        for lo, hi in itertools.pairwise(bounds)
+        for start in range(int(lo), int(hi), block)
     ]
-    for t in helpers:
-        t.start()
-    try:
-        work()
-    finally:
-        stop.set()
-        for t in helpers:
-            t.join()
-    if failed:
-        raise failed[0]
-    return _combine(out, bounds, block) if hashing else []
 
 
-def _combine(digests: np.ndarray, bounds: np.ndarray, block: int) -> list[int]:
-    """Each level's checksum from its blocks' XXH64s (``digests``, level after level)."""
+def _combine(
+    digests: list[int], bounds: np.ndarray, block: int, digest: Callable[[Any], int]
+) -> list[int]:
+    """Each level's checksum from its blocks' digests (level after level)."""
     levels = []
     first = 0
     for lo, hi in itertools.pairwise(bounds):
         k = -(-(int(hi) - int(lo)) // block)
-        levels.append(xxh64(digests[first : first + k]))
+        levels.append(digest(np.array(digests[first : first + k], dtype="<u8").tobytes()))
         first += k
     return levels
 
 
+def checksums(
+    data: np.ndarray, bounds: np.ndarray, kind: str | None = None, block: int = BLOCK
+) -> list[int]:
+    """The checksum of each level ``data[bounds[i]:bounds[i+1]]``: the XXH3-64 of the
+    XXH3-64s of its ``block``-byte blocks (``kind``: :data:`CHECKSUM` unless given;
+    :data:`CHECKSUM_BLOCKS64` and :data:`CHECKSUM_V1` are the earlier trailers'). Ctrl-C
+    stops it between two blocks."""
+    kind = CHECKSUM if kind is None else kind
+    raw = memoryview(np.ascontiguousarray(data).reshape(-1).view(np.uint8))  # type: ignore[arg-type]
+    if kind == CHECKSUM_V1:
+        return [xxhash.xxh64_intdigest(raw[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
+    digest = _BLOCK_HASHES[kind]
+    digests = [digest(raw[lo:hi]) for lo, hi in _level_blocks(bounds, block)]
+    return _combine(digests, bounds, block, digest)
+
+
 def level_checksums(table: np.ndarray, pits: int, stones: int) -> list[int]:
-    """The checksum of each level of a table (level ``n``: the positions of ``n`` stones):
-    the XXH64 of the XXH64s of its :data:`BLOCK`-byte blocks."""
-    return _run_blocks(None, table, level_bounds(pits, stones), True)
-
-
-def level_xxh64(table: np.ndarray, pits: int, stones: int) -> list[int]:
-    """XXH64 of each whole level: the checksums of the first trailer (CHECKSUM_V1)."""
-    raw, words = _words(table)
-    bounds = level_bounds(pits, stones)
-    return [int(_xxh64_range(words, raw, lo, hi)) for lo, hi in itertools.pairwise(bounds)]
+    """The checksum of each level of a table (level ``n``: the positions of ``n`` stones),
+    as a saved table's trailer holds them (:func:`checksums`)."""
+    return checksums(table, level_bounds(pits, stones))
 
 
 # --- table files ------------------------------------------------------------------------
 
 CHECKSUM_MAGIC = b"\nkalah-endgame-checksums\n"
 """Starts the trailer after a table's entries; a line of JSON follows."""
-CHECKSUM = "xxh64-blocks"
-"""The trailer's checksums since version 2 of it: see :func:`level_checksums`."""
+CHECKSUM = "xxh3-blocks"
+"""The trailer's checksums since version 3 of it: see :func:`level_checksums`."""
+CHECKSUM_BLOCKS64 = "xxh64-blocks"
+"""The second trailer's checksums (the same blocks, hashed with XXH64): still checked."""
 CHECKSUM_V1 = "xxh64"
 """The first trailer's checksums (XXH64 of each whole level): still checked on load."""
 MAX_TRAILER = 64 * 2**10
@@ -903,7 +583,9 @@ class TableFile:
     stones: int | None = None
     checksums: list[int] | None = None
     kind: str | None = None
-    """:data:`CHECKSUM`, :data:`CHECKSUM_V1`, or None (saved before checksums)."""
+    """:data:`CHECKSUM` or an earlier trailer's kind, or None (saved before checksums)."""
+    block: int = BLOCK
+    """Bytes of a checksum block (the block kinds)."""
 
     @property
     def checked(self) -> bool:
@@ -960,7 +642,11 @@ def inspect_table(path: Path) -> TableFile:
         info.pits, info.stones = int(fields["pits"]), int(fields["stones"])
         info.checksums = [int(h, 16) for h in fields["levels"]]
         info.kind = fields["checksum"]
-        ok = info.kind == CHECKSUM_V1 or (info.kind == CHECKSUM and fields["block"] == BLOCK)
+        if info.kind in _BLOCK_HASHES:
+            info.block = int(fields["block"])
+            ok = 4096 <= info.block <= 2**30 and info.block & (info.block - 1) == 0
+        else:
+            ok = info.kind == CHECKSUM_V1
         ok = ok and len(info.checksums) == info.stones + 1
         ok = ok and 1 <= info.pits <= 200 and 0 <= info.stones <= MAX_TABLE_STONES
     except (ValueError, KeyError, TypeError, AttributeError):
@@ -998,69 +684,30 @@ def _map_file(path: Path, info: TableFile, writable: bool) -> tuple[mmap.mmap, n
     return mapping, array
 
 
-def _verify(info: TableFile, table: np.ndarray, threads: int | None) -> None:
+def _verify(info: TableFile, table: np.ndarray) -> None:
     """Check ``table`` (the file's entries, in memory or mapped) against its checksums."""
-    assert info.pits is not None and info.stones is not None
-    bounds = level_bounds(info.pits, info.stones)
-    if info.kind == CHECKSUM:
-        _check(info, _run_blocks(None, table, bounds, True, threads))
-    else:
-        _check(info, level_xxh64(table, info.pits, info.stones))
+    assert info.pits is not None and info.stones is not None and info.kind is not None
+    _check(info, checksums(table, level_bounds(info.pits, info.stones), info.kind, info.block))
 
 
 def _read_table(
-    path: Path, into: np.ndarray | None = None, verify: bool = True, threads: int | None = None
+    path: Path, into: np.ndarray | None = None, verify: bool = True
 ) -> tuple[np.ndarray, bool]:
     """A saved table read onto huge pages (or into ``into``, which must have its length),
     and whether its checksums were checked (False: a file saved before checksums, or
     ``verify`` False). Raises :class:`DamagedTable` if a level does not match.
 
-    To be checked, a file mostly on the disk (:func:`_resident`) is read() block by
-    block, each block hashed right after its read (:func:`_read_hashing`); one in the page
-    cache is mapped and copied into the table block by block by ``threads`` threads
-    (:func:`hash_threads` for a table of 16 MiB or more), each block hashed in the same
-    pass as its copy (:func:`_run_blocks`). Without the check the file is read() into the
-    table: the fastest copy."""
+    To be checked, the file is read by a thread and each block hashed as soon as it is
+    in (:func:`_read_hashing`); without the check it is read() in large chunks."""
     info = inspect_table(path)
     n = info.entries
     if into is not None and into.shape != (n,):
         raise DamagedTable(f"it holds {n:,} entries, expected {into.shape[0]:,}")
     table = huge_zeros(n, np.int8) if into is None else into
     check = verify and info.checksums is not None
-    assert info.pits is not None or not check
-    blocks = check and info.kind == CHECKSUM
-    mapped = None
-    try:
-        if blocks and info.data_start % 8 == 0 and table.ctypes.data % 8 == 0:
-            mapped = _map_file(path, info, writable=False)
-    except DamagedTable:
-        raise
-    except (OSError, ValueError):  # no mmap here (an odd file system): read() below
-        mapped = None
-    if mapped is not None and _resident(mapped[0]) < 0.5:
-        # mostly on the disk: read() it, which reads ahead best, and hash each block
-        # right after its read, while the disk reads the next ones
-        del mapped
-        assert info.pits is not None and info.stones is not None
-        _read_hashing(path, info, table, level_bounds(info.pits, info.stones))
+    if check and info.kind in _BLOCK_HASHES:
+        _read_hashing(path, info, table)
         return table, True
-    if mapped is not None:
-        assert info.pits is not None and info.stones is not None
-        mapping, source = mapped
-        # every page of the table touched first: faulted in (on huge pages) while the
-        # file was copied, a cold load was often several times as long here
-        table[::4096] = 0
-        try:
-            digests = _run_blocks(
-                source, table, level_bounds(info.pits, info.stones), True, threads
-            )
-        finally:
-            del source
-            with contextlib.suppress(BufferError):  # a view a failed call holds: to gc
-                mapping.close()
-        _check(info, digests)
-        return table, True
-    # nothing to hash as it is copied: read() is the fastest copy
     view = memoryview(table)  # type: ignore[arg-type]
     with open(path, "rb") as f:
         f.seek(info.data_start)
@@ -1069,7 +716,7 @@ def _read_table(
             if f.readinto(view[lo:hi]) != hi - lo:
                 raise DamagedTable("truncated")
     if check:
-        _verify(info, table, threads)  # the first trailer, or no mmap: after the copy
+        _verify(info, table)  # the first trailer: whole levels, after the read
     return table, check
 
 
@@ -1094,46 +741,119 @@ def _resident(mapping: mmap.mmap) -> float:
     return float(np.count_nonzero(vec & 1)) / pages if code == 0 and pages else 0.0
 
 
-def _read_hashing(path: Path, info: TableFile, table: np.ndarray, bounds: np.ndarray) -> None:
-    """Read the file's entries into ``table`` block by block, each hashed right after its
-    read (the kernel reads ahead meanwhile); raises :class:`DamagedTable` on a mismatch.
-    Ctrl-C stops it between two blocks."""
-    raw, words = _words(table)
-    starts, ends = _level_blocks(bounds, BLOCK)
-    out = np.zeros(starts.shape[0], dtype=np.uint64)
+_READ_AHEAD = 4 * 2**20
+"""Bytes a checked load's reader thread reads at a time, ahead of the hashing."""
+
+
+def _read_hashing(path: Path, info: TableFile, table: np.ndarray) -> None:
+    """Read the file's entries into ``table``, each block hashed as soon as it is in
+    (:func:`_read_ahead` for a file mostly on the disk, :func:`_read_blocks` for one in
+    the page cache). Raises :class:`DamagedTable` on a mismatch."""
+    assert info.pits is not None and info.stones is not None and info.kind is not None
+    bounds = level_bounds(info.pits, info.stones)
+    digest = _BLOCK_HASHES[info.kind]
+    blocks = _level_blocks(bounds, info.block)
     view = memoryview(table)  # type: ignore[arg-type]
     fd = os.open(path, os.O_RDONLY)
     try:
         with contextlib.suppress(AttributeError, OSError):
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
-        for b in range(starts.shape[0]):
-            lo, hi = int(starts[b]), int(ends[b])
-            if os.preadv(fd, [view[lo:hi]], info.data_start + lo) != hi - lo:
-                raise DamagedTable("truncated")
-            _hash_blocks(words, raw, starts, ends, out, b, b + 1)
+        cached = 0.0
+        with contextlib.suppress(OSError, ValueError), mmap.mmap(fd, 0, prot=mmap.PROT_READ) as m:
+            cached = _resident(m)
+        read = _read_blocks if cached >= 0.5 else _read_ahead
+        digests = read(fd, info, view, blocks, digest)
     finally:
         os.close(fd)
-    _check(info, _combine(out, bounds, BLOCK))
+    _check(info, _combine(digests, bounds, info.block, digest))
 
 
-def map_table(path: Path, verify: bool = True, threads: int = 1) -> tuple[np.ndarray, bool]:
+def _read_blocks(
+    fd: int,
+    info: TableFile,
+    view: memoryview,
+    blocks: list[tuple[int, int]],
+    digest: Callable[[Any], int],
+) -> list[int]:
+    """The blocks read() one after another by this thread, each hashed right after its
+    read, still in the processor's cache: for a file in the page cache (a reader thread
+    only adds handovers there). Ctrl-C stops it between two blocks."""
+    digests = []
+    for lo, hi in blocks:
+        if os.preadv(fd, [view[lo:hi]], info.data_start + lo) != hi - lo:
+            raise DamagedTable("truncated")
+        digests.append(digest(view[lo:hi]))
+    return digests
+
+
+_READ_AHEAD = 4 * 2**20
+"""Bytes the reader thread of :func:`_read_ahead` reads at a time."""
+
+
+def _read_ahead(
+    fd: int,
+    info: TableFile,
+    view: memoryview,
+    blocks: list[tuple[int, int]],
+    digest: Callable[[Any], int],
+) -> list[int]:
+    """A reader thread read()s the file in :data:`_READ_AHEAD` chunks while this thread
+    hashes each block as soon as it is in: the disk works while the hash computes
+    (read() releases the GIL, the hash does not). For a file mostly on the disk. Ctrl-C
+    stops it between two blocks, the reader within a chunk."""
+    n = info.entries
+    read_to: queue.SimpleQueue[int] = queue.SimpleQueue()  # bytes read so far; -1: stopped
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def reader() -> None:
+        try:
+            for lo in range(0, n, _READ_AHEAD):
+                if stop.is_set():
+                    return
+                hi = min(n, lo + _READ_AHEAD)
+                if os.preadv(fd, [view[lo:hi]], info.data_start + lo) != hi - lo:
+                    raise DamagedTable("truncated")
+                read_to.put(hi)
+        except BaseException as e:  # handed to the hashing thread
+            failed.append(e)
+        finally:
+            read_to.put(-1)
+
+    thread = threading.Thread(target=reader, name="table-reader", daemon=True)
+    thread.start()
+    digests = []
+    try:
+        done = 0
+        for lo, hi in blocks:
+            while done < hi:
+                done = read_to.get()
+                if done < 0:
+                    raise failed[0] if failed else DamagedTable("truncated")
+            digests.append(digest(view[lo:hi]))
+    finally:
+        stop.set()
+        thread.join()
+    return digests
+
+
+def map_table(path: Path, verify: bool = True) -> tuple[np.ndarray, bool]:
     """A saved table memory-mapped from its file instead of read into memory: its entries
     (an int8 array over a copy-on-write mapping, so that numba takes it like an in-memory
     table and compiles nothing new; nothing ever writes to it; the mapping is closed with
     the last view of the array), and whether the checksums were checked.
 
-    With ``verify``, every block is hashed through the mapping on ``threads`` threads
-    (one by default: two were slower from the disk here, benchmarks/table_checksum.py)
-    before the table is returned: that reads the whole file once (and leaves it in the
-    page cache, as far as memory allows), and a table that does not match raises
-    :class:`DamagedTable`. ``verify=False`` maps it without reading anything: for a big
-    table on a shared disk that was verified elsewhere; it is then used unchecked."""
+    With ``verify``, every block is hashed through the mapping before the table is
+    returned: that reads the whole file once (and leaves it in the page cache, as far as
+    memory allows), and a table that does not match raises :class:`DamagedTable`.
+    ``verify=False`` maps it without reading anything: for a big table on a shared disk
+    that was verified elsewhere; it is then used unchecked."""
     info = inspect_table(path)
     mapping, table = _map_file(path, info, writable=True)
     check = verify and info.checksums is not None
     if check:
         try:
-            _verify(info, table, threads)
+            _verify(info, table)
         except BaseException:
             del table
             with contextlib.suppress(BufferError):
@@ -1174,10 +894,10 @@ def _remove_stale_temps(folder: Path) -> None:
 
 
 def _trailer(pits: int, stones: int, checksums: list[int], kind: str = CHECKSUM) -> bytes:
-    """The checksum trailer of a table file (``kind``: :data:`CHECKSUM`, or
-    :data:`CHECKSUM_V1` for the first trailer, without a block size)."""
+    """The checksum trailer of a table file (``kind``: :data:`CHECKSUM`, or an earlier
+    trailer's: :data:`CHECKSUM_V1` has no block size)."""
     fields: dict[str, object] = {"checksum": kind}
-    if kind == CHECKSUM:
+    if kind in _BLOCK_HASHES:
         fields["block"] = BLOCK
     fields |= {
         "pits": pits,
@@ -1193,13 +913,17 @@ def file_bytes(pits: int, stones: int) -> int:
 
 
 def save_table(
-    path: Path, table: np.ndarray, pits: int | None = None, stones: int | None = None
+    path: Path,
+    table: np.ndarray,
+    pits: int | None = None,
+    stones: int | None = None,
+    kind: str = CHECKSUM,
 ) -> None:
     """Write ``table`` (of ``pits`` and ``stones``, read from a cache file name when not
     given) as ``path`` with the checksum of each level, atomically: into a temporary file
     of the same folder (in chunks, flushed to the disk), renamed only when complete.
     Interrupted (Ctrl-C, a full disk), it leaves no file behind, and a reader never sees
-    a partial table."""
+    a partial table. ``kind``: an earlier trailer's checksums, for tests and benchmarks."""
     if pits is None or stones is None:
         fields = name_fields(path)
         if fields is None:
@@ -1207,7 +931,8 @@ def save_table(
         pits, stones = fields[2], fields[3]
     if table.shape != (table_entries(pits, stones),):
         raise ValueError(f"a table of {pits} pits and {stones} stones has another length")
-    checksums = level_checksums(table, pits, stones)  # before the first byte is written
+    bounds = level_bounds(pits, stones)
+    sums = checksums(table, bounds, kind)  # before the first byte is written
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(path.parent)
     tmp = _temp_name(path)
@@ -1218,7 +943,7 @@ def save_table(
             view = memoryview(np.ascontiguousarray(table))  # type: ignore[arg-type]
             for lo in range(0, table.shape[0], IO_CHUNK):
                 f.write(view[lo : lo + IO_CHUNK])
-            f.write(_trailer(pits, stones, checksums))
+            f.write(_trailer(pits, stones, sums, kind))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -244,9 +244,7 @@ class EngineConfig:
         if not 0 <= self.exploration < math.inf:
             raise GameError(f"exploration must be 0 or more, got {self.exploration}")
         if self.policy not in POLICIES:
-            raise GameError(
-                f"unknown playout policy {self.policy!r}; choose {', '.join(POLICIES)}"
-            )
+            raise GameError(f"unknown playout policy {self.policy!r}; choose {', '.join(POLICIES)}")
 
     @property
     def time_limit(self) -> float | None:
@@ -521,7 +519,6 @@ class KalahEngine:
         answer.move = tuple(pits)
         answer.seconds = time.perf_counter() - start
         return answer
-
 
     def _mcts_move(self, state: State) -> EngineAnswer:
         """The compound move by MCTS: the most-visited line while the turn lasts (the tree

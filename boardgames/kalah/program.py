@@ -91,9 +91,7 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
         if not again:
             break
     score = terminal_score(value, 0)
-    return tuple(pits), SearchResult(
-        score, pits[0], list(pits), 0, 0, ENDGAME_STRATEGY, exact=True
-    )
+    return tuple(pits), SearchResult(score, pits[0], list(pits), 0, 0, ENDGAME_STRATEGY, exact=True)
 
 
 def exact_margin(game: Kalah, table: EndgameTable, state: State) -> int:

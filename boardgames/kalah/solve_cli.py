@@ -287,8 +287,7 @@ def _table_stones(
         return auto_stones(pits, total, empty_capture)
     if not (spec.isascii() and spec.isdecimal()) or len(spec) > 3 or int(spec) > MAX_TABLE_STONES:
         raise click.UsageError(
-            f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, "
-            f"got {quote(spec)}"
+            f"--endgame must be auto or a number of stones 0-{MAX_TABLE_STONES}, got {quote(spec)}"
         )
     stones = int(spec)
     # a table takes its size in memory to load, and to build (the build keeps only a

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import xxhash
 from click.testing import CliRunner, Result
 
 from boardgames import cache_dir
@@ -59,11 +60,18 @@ def data_start(path: Path) -> int:
 # --- the checksum itself ------------------------------------------------------------------
 
 
-def test_xxh64_gives_the_reference_digests() -> None:
-    """Digests of the reference implementation (xxhsum -H1), so that a table's checksums
-    can be checked by other tools."""
-    assert endgame.xxh64(np.frombuffer(b"", np.int8)) == 0xEF46DB3751D8E999
-    assert endgame.xxh64(np.frombuffer(b"abc", np.int8)) == 0x44BC2CF5AD770999
+def test_the_hashes_give_the_reference_digests() -> None:
+    """Digests of the reference implementation (xxhsum -H3 and -H1), so that a table's
+    checksums can be checked by other tools. A level of one block has the hash of its
+    block's hash as its checksum; an empty level has no block, so the hash of nothing."""
+    empty, abc = 0x2D06800538D394C2, 0x78AF5F94892F3950
+    assert xxhash.xxh3_64_intdigest(b"") == empty and xxhash.xxh3_64_intdigest(b"abc") == abc
+    data = np.frombuffer(b"abc", np.int8)
+    assert endgame.checksums(data, np.array([0, 0, 3])) == [
+        empty,
+        xxhash.xxh3_64_intdigest(abc.to_bytes(8, "little")),
+    ]
+    assert xxhash.xxh64_intdigest(b"abc") == 0x44BC2CF5AD770999  # the earlier trailers'
 
 
 # --- damaged, foreign and old files --------------------------------------------------------

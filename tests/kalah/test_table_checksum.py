@@ -1,20 +1,23 @@
-"""The endgame tables' block checksums: the definition, hashed by any number of threads,
-and what they catch in a saved file.
+"""The endgame tables' block checksums: the definition, and what they catch in a saved
+file.
 
-A level's checksum is the XXH64 of the XXH64s of its blocks (``endgame.BLOCK`` bytes from
-the level's first byte, as little-endian 8-byte words). The reference here is that
-definition computed one block after another with ``endgame.xxh64``, which the reference
-digests of xxHash pin down (tests/kalah/test_cache.py).
+A level's checksum is the XXH3-64 of the XXH3-64s of its blocks (``endgame.BLOCK`` bytes
+from the level's first byte, as little-endian 8-byte words). The reference here is that
+definition computed with xxhash's streaming interface, one block after another; the
+digests of xxHash's reference implementation pin the hash itself down
+(tests/kalah/test_cache.py).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,12 +32,15 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
-def serial_checksums(data: np.ndarray, bounds: list[int], block: int) -> list[int]:
-    """The definition, one block after another."""
+def definition(data: np.ndarray, bounds: list[int], block: int, hasher=xxhash.xxh3_64) -> list[int]:
+    """The definition, one block after another, the level's hash fed digest by digest."""
+    raw = data.tobytes()
     out = []
     for lo, hi in itertools.pairwise(bounds):
-        digests = [endgame.xxh64(data[a : min(a + block, hi)].copy()) for a in range(lo, hi, block)]
-        out.append(endgame.xxh64(np.array(digests, dtype="<u8")))
+        level = hasher()
+        for a in range(lo, hi, block):
+            level.update(hasher(raw[a : min(a + block, hi)]).intdigest().to_bytes(8, "little"))
+        out.append(level.intdigest())
     return out
 
 
@@ -42,6 +48,24 @@ def flip(path: Path, at: int) -> None:
     data = bytearray(path.read_bytes())
     data[at] ^= 0x10
     path.write_bytes(bytes(data))
+
+
+def write_old_trailer(path: Path, table: np.ndarray, pits: int, stones: int, kind: str) -> None:
+    """``table`` saved as a table file of an earlier trailer (``kind``)."""
+    bounds = [int(b) for b in endgame.level_bounds(pits, stones)]
+    fields: dict[str, object] = {"checksum": kind}
+    if kind == "xxh64":  # the first trailer: XXH64 of each whole level
+        levels = [
+            xxhash.xxh64_intdigest(table[lo:hi].tobytes()) for lo, hi in itertools.pairwise(bounds)
+        ]
+    else:  # the second: the same blocks, hashed with XXH64
+        levels = definition(table, bounds, endgame.BLOCK, xxhash.xxh64)
+        fields["block"] = endgame.BLOCK
+    fields |= {"pits": pits, "stones": stones, "levels": [f"{h:016x}" for h in levels]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        np.save(f, table)
+        f.write(b"\nkalah-endgame-checksums\n" + json.dumps(fields).encode() + b"\n")
 
 
 @st.composite
@@ -56,41 +80,38 @@ def arrays_and_levels(draw: st.DrawFn) -> tuple[np.ndarray, list[int], int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays_and_levels(), st.integers(1, 4))
-def test_parallel_hashing_equals_the_serial_definition(case, threads: int) -> None:
+@given(arrays_and_levels())
+def test_checksums_follow_the_definition(case) -> None:
     data, bounds, block = case
-    want = serial_checksums(data, bounds, block)
-    b = np.array(bounds)
-    assert endgame._run_blocks(None, data, b, True, threads, block) == want
-    copy = np.zeros_like(data)
-    assert endgame._run_blocks(data, copy, b, True, threads, block) == want  # copy and hash
-    assert np.array_equal(copy, data)
-    again = np.zeros_like(data)
-    assert endgame._run_blocks(data, again, b, False, threads, block) == []  # copy only
-    assert np.array_equal(again, data)
+    got = endgame.checksums(data, np.array(bounds), block=block)
+    assert got == definition(data, bounds, block)
+    old = endgame.checksums(data, np.array(bounds), endgame.CHECKSUM_BLOCKS64, block)
+    assert old == definition(data, bounds, block, xxhash.xxh64)
 
 
 def test_the_real_block_size_on_a_table(folder: Path) -> None:
-    """Levels of several 1 MiB blocks (6 pits, 12 stones: 2.7 MB) on two threads."""
+    """Levels of several 1 MiB blocks (6 pits, 12 stones: 2.7 MB)."""
     table = endgame.load_or_build(6, 12).table
     bounds = [int(x) for x in endgame.level_bounds(6, 12)]
     assert bounds[-1] - bounds[-2] > endgame.BLOCK  # the top level has two blocks
-    want = serial_checksums(table, bounds, endgame.BLOCK)
-    assert endgame._run_blocks(None, table, np.array(bounds), True, 2) == want
+    want = definition(table, bounds, endgame.BLOCK)
     assert endgame.level_checksums(table, 6, 12) == want
     path = endgame.cache_path(6, 12, "classic")
     info = endgame.inspect_table(path)
     assert info.kind == endgame.CHECKSUM and info.checksums == want
 
 
-@pytest.mark.parametrize("cached", [1.0, 0.0], ids=["in the page cache", "on the disk"])
+CACHED = pytest.mark.parametrize("cached", [1.0, 0.0], ids=["in the page cache", "on the disk"])
+"""A load reads a file in the page cache in this thread, one mostly on the disk with a
+reader thread (endgame._read_hashing): both, whatever the file's pages really are."""
+
+
+@CACHED
 def test_a_flipped_byte_in_any_block_is_caught(
     folder: Path, monkeypatch: pytest.MonkeyPatch, cached: float
 ) -> None:
     """Every block of every level (blocks of 1 MiB: the top levels of 6 pits, 12 stones
-    have several), one byte at a random place in it, in memory and mapped. A load reads
-    a file that is mostly on the disk another way (read(), each block hashed after its
-    read) than one in the page cache (mapped, copied and hashed in one pass): both."""
+    have several), one byte at a random place in it, loaded into memory and mapped."""
     monkeypatch.setattr(endgame, "_resident", lambda mapping: cached)
     endgame.load_or_build(6, 12)
     path = endgame.cache_path(6, 12, "classic")
@@ -123,23 +144,19 @@ def test_a_truncated_file_is_refused(folder: Path, cut: int | str) -> None:
             endgame.load_cached(4, 9, mmap=mapped)
 
 
-def test_a_file_of_the_first_trailer_is_still_checked(folder: Path) -> None:
-    """The first trailer held the XXH64 of each whole level: such files load verified,
-    and a flipped byte in them is caught."""
+@pytest.mark.parametrize("kind", ["xxh64", "xxh64-blocks"])
+def test_files_of_the_earlier_trailers_are_still_checked(folder: Path, kind: str) -> None:
+    """The first trailer held the XXH64 of each whole level, the second the XXH64 of its
+    blocks: such files load verified, and a flipped byte in them is caught."""
     table = endgame.build(3, 7).table
     path = endgame.cache_path(3, 7, "classic")
-    path.parent.mkdir(parents=True)
-    bounds = [int(b) for b in endgame.level_bounds(3, 7)]
-    levels = [endgame.xxh64(table[lo:hi].copy()) for lo, hi in itertools.pairwise(bounds)]
-    fields = {"checksum": "xxh64", "pits": 3, "stones": 7, "levels": [f"{h:016x}" for h in levels]}
-    with open(path, "wb") as f:
-        np.save(f, table)
-        f.write(b"\nkalah-endgame-checksums\n" + json.dumps(fields).encode() + b"\n")
+    write_old_trailer(path, table, 3, 7, kind)
+    assert endgame.inspect_table(path).kind == kind
     for mapped in (False, True):
         loaded = endgame.load_cached(3, 7, mmap=mapped)
         assert loaded.verified is True and np.array_equal(loaded.table, table)
     start = endgame.inspect_table(path).data_start
-    flip(path, start + bounds[5] + 3)
+    flip(path, start + int(endgame.level_bounds(3, 7)[5]) + 3)
     for mapped in (False, True):
         with pytest.raises(endgame.DamagedTable, match="level 5 does not match"):
             endgame.load_cached(3, 7, mmap=mapped)
@@ -174,33 +191,28 @@ def test_building_on_a_smaller_table_checks_the_levels_it_reuses(folder: Path) -
         endgame.build(3, 8, base=(small, 5))
 
 
-def test_ctrl_c_during_a_load_stops_every_thread(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
+@CACHED
+def test_ctrl_c_during_a_load_stops_it_between_two_blocks(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, cached: float
 ) -> None:
-    """Ctrl-C reaches the calling thread between two batches of blocks: the load stops,
-    no copying thread is left running, and the next load is whole."""
-    import threading
-
+    """Ctrl-C reaches the load between two blocks: it stops there, its reader thread
+    with it, and the next load is whole and verified."""
     endgame.load_or_build(6, 12)
-    path = endgame.cache_path(6, 12, "classic")
-    info = endgame.inspect_table(path)
-    table = np.zeros(info.entries, dtype=np.int8)
-    source = np.fromfile(path, dtype=np.int8, count=info.entries, offset=info.data_start)
-    monkeypatch.setattr(endgame, "BLOCK", 4096)  # many batches
-    real = endgame._copy_blocks
+    real = endgame._BLOCK_HASHES[endgame.CHECKSUM]
     calls = []
 
-    def copy_blocks(*args: object) -> None:
-        calls.append(threading.current_thread() is threading.main_thread())
-        if len(calls) == 5:
+    def digest(data: object) -> int:
+        calls.append(1)
+        if len(calls) == 2:
             raise KeyboardInterrupt
-        real(*args)
+        return real(data)
 
-    monkeypatch.setattr(endgame, "_copy_blocks", copy_blocks)
+    monkeypatch.setitem(endgame._BLOCK_HASHES, endgame.CHECKSUM, digest)
+    monkeypatch.setattr(endgame, "_resident", lambda mapping: cached)
     with pytest.raises(KeyboardInterrupt):
-        endgame._run_blocks(source, table, endgame.level_bounds(6, 12), True, threads=3)
-    assert len(calls) < 20  # stopped within a batch a thread (of about 80 batches)
-    assert [t for t in threading.enumerate() if t.name.startswith("table-")] == []
+        endgame.load_cached(6, 12)
+    assert len(calls) == 2  # of the table's blocks
+    assert [t for t in threading.enumerate() if t.name == "table-reader"] == []
     monkeypatch.undo()
     monkeypatch.setenv("BOARDGAMES_CACHE", str(folder))
     assert endgame.load_cached(6, 12).verified is True
