@@ -161,8 +161,13 @@ class Record:
             with open(target, "w", encoding="utf-8") as f:
                 f.write(self.text())
             return
-        target = target.resolve() if target.is_symlink() else target
-        tmp = target.with_name(target.name + ".tmp")
+        if target.is_symlink():
+            try:
+                target = target.resolve()
+            except RuntimeError:  # a symlink loop (Python < 3.13 raises this)
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), os.fspath(path)) from None
+        # a short name beside the target: the target's own name may already be at the limit
+        tmp = target.with_name(f".boardgames-record-{os.getpid()}.tmp")
         try:
             tmp.write_text(self.text(), encoding="utf-8")
             os.replace(tmp, target)

@@ -4,6 +4,7 @@ horizon, and the MCTS program."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -297,3 +298,77 @@ def test_mcts_turn_ends_when_the_game_ends() -> None:
     answer = KalahEngine(game, EngineConfig(strategy="mcts", playouts=8)).best_move(state)
     assert answer.move == (5,)
     assert np.array_equal(game.play_compound(state, (5,)), game.play(state, 5)[0])
+
+
+def test_analyse_position_searches_as_configured() -> None:
+    """The one-shot helper answers as an engine of the same configuration does: the
+    same move, value and depth; without a configuration, the default one's (a time
+    limit: a legal compound move, at some depth)."""
+    from boardgames.kalah.engine import analyse_position
+
+    game = Kalah(6, 4)
+    state = game.initial_state()
+    for depth in (2, 5):
+        config = EngineConfig(depth=depth)
+        answer = analyse_position(game, state, config)
+        engine = KalahEngine(game, EngineConfig(depth=depth)).best_move(state)
+        assert (answer.move, answer.value, answer.depth) == (engine.move, engine.value, depth)
+    default = analyse_position(game, state)
+    assert default.depth >= 1 and game.play_compound(state, default.move) is not None
+
+
+def test_presets_help_lists_every_preset_wrapped_to_the_terminal() -> None:
+    """``kalah play --help`` lists each preset: ``  name: spec``, then its description
+    wrapped at 76 columns, indented by 6 spaces."""
+    from boardgames.kalah.engine import PRESETS, presets_help
+
+    text = presets_help()
+    lines = text.splitlines()
+    assert lines[:2] == ["\b", "Presets (NAME for a spec; NAME,key=value changes one key):"]
+    body = lines[2:]
+    heads = [i for i, line in enumerate(body) if not line.startswith("      ")]
+    assert [body[i] for i in heads] == [f"  {n}: {spec}" for n, (spec, _) in PRESETS.items()]
+    for k, (_, what) in enumerate(PRESETS.values()):
+        end = heads[k + 1] if k + 1 < len(heads) else len(body)
+        described = body[heads[k] + 1 : end]
+        assert described and all(len(line) <= 76 for line in described)
+        assert all(line.startswith("      ") and line[6] != " " for line in described)
+        assert " ".join(line.strip() for line in described) == " ".join(f"{what}.".split())
+        for line, after in itertools.pairwise(described):  # filled: no word would fit
+            assert len(line) + 1 + len(after.split()[0]) > 76
+
+
+def test_describe_names_a_node_budget() -> None:
+    assert EngineConfig(nodes=5000).describe() == "5,000 positions a move, eval tseitin, mtdf"
+
+
+def test_mcts_engine_passes_on_seed_exploration_and_policy() -> None:
+    """The engine's MCTS follows its configuration: other seeds, another exploration
+    constant or another playout policy give other statistics for the same position."""
+    from boardgames.core.mcts import POLICIES
+
+    game = Kalah(6, 4)
+    state = game.initial_state()
+
+    def children(**settings: object) -> list[tuple[int, int, float, int | None]]:
+        config = EngineConfig(strategy="mcts", playouts=300, **settings)  # type: ignore[arg-type]
+        answer = KalahEngine(game, config).best_move(state)
+        assert answer.mcts is not None
+        return answer.mcts.children
+
+    base = children(seed=0)
+    assert children(seed=0) == base  # one seed: one answer
+    assert any(children(seed=s) != base for s in (1, 2, 3))
+    assert children(seed=0, exploration=0.1) != base
+    for policy in POLICIES:
+        if policy != EngineConfig().policy:
+            assert children(seed=0, policy=policy) != base
+
+
+def test_mcts_with_a_short_time_limit_answers_quickly() -> None:
+    """0.1 s a move: the answer comes well within a second (every sowing's search gets
+    what is left of the limit, not a fixed minimum)."""
+    game = Kalah(6, 4)
+    engine = KalahEngine(game, EngineConfig(strategy="mcts", time=0.1))
+    answer = engine.best_move(game.initial_state())
+    assert answer.seconds < 0.9

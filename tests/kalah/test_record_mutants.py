@@ -8,12 +8,15 @@ import codecs
 import errno
 import locale
 import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, Kalah
-from boardgames.kalah.record import Record, RecordError, parse_record, read_record, replay
+from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
 
 PROGRAM_RU = "Программа"
 PLAYER_RU = "Игрок"
@@ -177,3 +180,109 @@ def test_records_are_utf8_whatever_the_locale(tmp_path: Path) -> None:
     line = f"Player A : {PROGRAM_RU}\n".encode()
     assert line in path.read_bytes()
     assert line in piped
+
+
+# --- round 2 (issue 22): the survivors of the first mutation run ----------------------------
+
+# A whole game on 4 pits of 2 seeds, worked by hand (A's pits 0-3, store 4; B's 5-8, store 9):
+# A sows pit 0 (2 stones: pits 1, 2); B sows 5 (pits 6, 7); A sows 1 (2, 3, store: again)
+# then 2 (3, store, 5, 6); B sows its single stone of 5 into 6; A sows 3 (store, 5, 6, 7)
+# and has no stone left, so B keeps its 13: the stores end A 3, B 13.
+SHORT_GAME = [Move(0, (0,)), Move(1, (5,)), Move(0, (1, 2)), Move(1, (5,)), Move(0, (3,))]
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Fail (TimeoutError) instead of hanging when the body takes longer than ``seconds``."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_record_error_keeps_the_line_and_the_reason_apart() -> None:
+    e = error("Pits : 6\n1) B: 7 A: 0\n")
+    assert e.line == 2
+    assert e.reason == "a move line holds 'A: ... B: ...' or 'B: ...' in that order"
+    assert str(e) == f"line 2: {e.reason}"
+    whole_file = error("")
+    assert whole_file.line is None
+    assert str(whole_file) == whole_file.reason
+
+
+@pytest.mark.parametrize(
+    ("count", "body"),
+    [
+        (1, "1) A: 0\n"),
+        (2, "1) A: 0 B: 5\n"),
+        (3, "1) A: 0 B: 5\n2) A: 1 2\n"),
+        (4, "1) A: 0 B: 5\n2) A: 1 2 B: 5\n"),
+        (5, "1) A: 0 B: 5\n2) A: 1 2 B: 5\n3) A: 3\n\nFinal : A 3 B 13\n"),
+    ],
+)
+def test_text_pairs_the_moves_line_by_line(count: int, body: str) -> None:
+    """A and B share a numbered line; the finished game ends with its final stores."""
+    record = Record(Kalah(4, 2), moves=SHORT_GAME[:count])
+    record.played_final()  # any first-use cost out of the time limit
+    with deadline(5):
+        text = record.text()
+    assert text.split("\n\n", 1)[1] == body
+    again = parse_record(text)
+    assert [(m.player, m.pits) for m in again.moves] == [(m.player, m.pits) for m in record.moves]
+    assert again.final == ((3, 13) if count == 5 else None)
+
+
+def test_a_record_without_moves_reads_back_as_written() -> None:
+    record = Record(
+        Kalah(5, 3, "etudes"),
+        first=1,
+        players=("Ann", "Bob"),
+        extra_headers={"Event": "club night"},
+        notes=["a quiet game"],
+    )
+    again = parse_record(record.text())
+    assert again == record
+    assert again.final is None and again.final_line == 0
+
+
+def test_saving_to_a_folder_names_the_path_as_given(tmp_path: Path) -> None:
+    folder = str(tmp_path) + "/"
+    with pytest.raises(OSError) as info:
+        Record().save(folder)
+    assert (info.value.errno, info.value.filename) == (errno.EISDIR, folder)
+
+
+def test_saving_through_a_symlink_loop_is_an_os_error(tmp_path: Path) -> None:
+    """A folder that is a symlink to itself cannot hold a record: OSError (ELOOP), as for
+    every other path that cannot be written, and nothing is left behind."""
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(OSError) as info:
+        Record().save(tmp_path / "loop" / "game.klh")
+    assert info.value.errno == errno.ELOOP
+    assert [p.name for p in tmp_path.iterdir()] == ["loop"]
+
+
+def test_a_long_file_name_is_saved(tmp_path: Path) -> None:
+    """A name of 255 bytes, the most that Linux file systems allow: the temporary file
+    the record is written to first must not need a longer one."""
+    path = tmp_path / ("g" * 251 + ".klh")
+    Record(Kalah(4, 3)).save(path)
+    assert read_record(path).game == Kalah(4, 3)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_target_that_links_to_itself_is_an_os_error(tmp_path: Path) -> None:
+    """A target that is a symlink to itself: OSError (ELOOP), which the CLI reports in one
+    line, never a RuntimeError."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(OSError) as e:
+        Record().save(loop)
+    assert e.value.errno == errno.ELOOP
