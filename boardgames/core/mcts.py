@@ -369,6 +369,8 @@ class MctsSearcher:
         return self._result(tree, ran, time.perf_counter() - t0)
 
     def _result(self, tree: Tree, iterations: int, seconds: float) -> MctsResult:
+        from boardgames.core.kernels import PV_LENGTH  # numba is loaded by now
+
         nodes, wins = tree.nodes, tree.wins
         kids = []
         for ch in tree.children(0):
@@ -382,7 +384,7 @@ class MctsSearcher:
         vis = int(nodes[best, VISITS]) if best >= 0 else 0
         pv: list[int] = []
         node = best
-        while node >= 0 and len(pv) < 64:
+        while node >= 0 and len(pv) < PV_LENGTH:
             pv.append(int(nodes[node, MOVE]))
             node = self._choose(tree, node)
         total = int(nodes[0, VISITS])
