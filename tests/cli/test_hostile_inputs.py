@@ -18,8 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -29,6 +27,7 @@ from click.testing import CliRunner, Result
 from boardgames.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, STOPPED_LINE, cli
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record
+from tests.conftest import time_limit
 
 SECONDS = 10.0
 """Each in-process case must finish within this (most take milliseconds)."""
@@ -36,26 +35,6 @@ LONG = "9" * 5000
 """More digits than Python's int() converts (4300): a ValueError unless refused first."""
 LONGEST_ERROR = 400
 """An error line never echoes a huge input whole."""
-
-
-class Hung(BaseException):
-    """An in-process command ran past its time (BaseException: click does not catch it)."""
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Stop a hung in-process command with :class:`Hung` (SIGALRM, main thread)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise Hung(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def invoke(

@@ -8,15 +8,13 @@ import codecs
 import errno
 import locale
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, Kalah
 from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
+from tests.conftest import time_limit
 
 PROGRAM_RU = "Программа"
 PLAYER_RU = "Игрок"
@@ -191,22 +189,6 @@ def test_records_are_utf8_whatever_the_locale(tmp_path: Path) -> None:
 SHORT_GAME = [Move(0, (0,)), Move(1, (5,)), Move(0, (1, 2)), Move(1, (5,)), Move(0, (3,))]
 
 
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail (TimeoutError) instead of hanging when the body takes longer than ``seconds``."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def test_record_error_keeps_the_line_and_the_reason_apart() -> None:
     e = error("Pits : 6\n1) B: 7 A: 0\n")
     assert e.line == 2
@@ -231,7 +213,7 @@ def test_text_pairs_the_moves_line_by_line(count: int, body: str) -> None:
     """A and B share a numbered line; the finished game ends with its final stores."""
     record = Record(Kalah(4, 2), moves=SHORT_GAME[:count])
     record.played_final()  # any first-use cost out of the time limit
-    with deadline(5):
+    with time_limit(5):
         text = record.text()
     assert text.split("\n\n", 1)[1] == body
     again = parse_record(text)
