@@ -1,11 +1,13 @@
 """queens/solve.py on hand-worked examples and at its edges (issue 22, mutation testing):
 board-size bounds, the attack test, the eight symmetries of one solution worked out by
 hand, Burnside's sum, the starting prefixes and their weights, the masks a prefix leaves
-and the published totals."""
+and the published totals. Every search here must also end: see
+:func:`_every_search_ends_within_five_seconds`."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import pytest
 
@@ -31,6 +33,46 @@ from boardgames.queens.solve import (
     subtasks,
     transforms,
 )
+from tests.conftest import time_limit
+
+# OEIS A000170: solutions of the N-queens puzzle for N = 1, 2, ...
+A000170 = (1, 0, 0, 2, 10, 4, 40, 92)
+
+TIME_LIMIT = 5.0
+"""Seconds a test here may take: each takes milliseconds, so a search that never ends
+(a generator that keeps yielding, a backtracking loop that stalls) fails at once instead
+of hanging the run."""
+
+
+@pytest.fixture(autouse=True)
+def _every_search_ends_within_five_seconds() -> Iterator[None]:
+    with time_limit(TIME_LIMIT):
+        yield
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_the_generator_stops_after_the_last_solution(n: int) -> None:
+    """Asking for one more than the published count gets exactly the count, each solution
+    once (read through ``islice`` so that a generator that repeats itself cannot run away)."""
+    sols = list(itertools.islice(solutions(n), A000170[n - 1] + 1))
+    assert len(sols) == A000170[n - 1]
+    assert len(set(sols)) == len(sols) and sols == sorted(sols)
+    assert all(is_solution(s) for s in sols)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_every_counter_ends_on_every_small_board(n: int) -> None:
+    assert count_bitmask_prefix(n, ()) == A000170[n - 1]
+    assert count_tables_prefix(n, ()) == A000170[n - 1]
+    assert count_naive_prefix(n, ()) == A000170[n - 1]
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_rotation_fixed_counts_against_the_solutions(n: int) -> None:
+    """The orbit search finds exactly the solutions its rotation leaves unchanged."""
+    images = [transforms(s) for s in solutions(n)]
+    assert count_fixed_by_rotation(n, False) == sum(1 for t in images if t[2] == t[0])
+    assert count_fixed_by_rotation(n, True) == sum(1 for t in images if t[1] == t[0])
 
 
 def test_board_size_bounds() -> None:
