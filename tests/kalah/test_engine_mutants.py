@@ -372,3 +372,110 @@ def test_mcts_with_a_short_time_limit_answers_quickly() -> None:
     engine = KalahEngine(game, EngineConfig(strategy="mcts", time=0.1))
     answer = engine.best_move(game.initial_state())
     assert answer.seconds < 0.9
+
+
+# --- the node budget (the classic programs, issue 18) -----------------------------------
+
+
+def test_a_budget_of_nothing_is_an_empty_incomplete_answer() -> None:
+    """No positions to spend (what a compound move has left after its first search):
+    no move, no line, value 0, depth 0, and the answer says it is incomplete."""
+    engine = KalahEngine(Kalah(6, 4), EngineConfig(strategy="alphabeta", nodes=100))
+    answer = engine.search(Kalah(6, 4).initial_state(), budget=0)
+    assert (answer.move, answer.value, answer.pv, answer.nodes, answer.depth) == ((), 0, [], 0, 0)
+    assert answer.complete is False
+
+
+def test_a_budget_too_small_for_depth_one_finishes_nothing() -> None:
+    """One position: the depth-1 search needs seven (the root and its six moves), so no
+    iteration finishes: no line, value 0, depth 0, incomplete; the position examined
+    counts."""
+    game = Kalah(6, 4)
+    engine = KalahEngine(game, EngineConfig(strategy="alphabeta", nodes=1))
+    answer = engine.search(game.initial_state())
+    assert (answer.move, answer.value, answer.pv, answer.depth) == ((), 0, [], 0)
+    assert answer.nodes == 1 and answer.complete is False
+
+
+def test_a_depth_given_to_a_budgeted_search_caps_it_and_every_iteration_counts() -> None:
+    """``search(state, depth=3)`` under a budget it never reaches: iterations 1, 2 and 3
+    of plain alpha-beta, their positions added up, complete at depth 3."""
+    game = Kalah(6, 4)
+    state = game.initial_state()
+    engine = KalahEngine(game, EngineConfig(strategy="alphabeta", nodes=10**6))
+    answer = engine.search(state, depth=3)
+    ref = Kalah(evaluation="tseitin")
+    assert answer.nodes == sum(alphabeta(ref, state, d).nodes for d in (1, 2, 3))
+    assert (answer.move, answer.depth, answer.complete) == ((), 3, True)
+    assert (answer.value, answer.pv) == (
+        alphabeta(ref, state, 3).value,
+        alphabeta(ref, state, 3).pv,
+    )
+
+
+@pytest.mark.parametrize("unit", ["compound", "sowing"])
+def test_selective_engine_counts_depth_as_its_unit_says(unit: str) -> None:
+    """The selective search behind the engine gets the engine's unit: with ``sowing`` an
+    extra turn is a ply of its own (``again_is_ply``)."""
+    from boardgames.core.compare import random_positions
+    from boardgames.core.search import selective
+
+    game = Kalah(6, 6, "classic", "tseitin")
+    engine = KalahEngine(game, EngineConfig(strategy="selective", nodes=1000, unit=unit))
+    differ = 0
+    for state in random_positions(game, 6, 9, (0, 30)):
+        answer = engine.search(state)
+        ref = selective(game, state, 1000, again_is_ply=unit == "sowing")
+        other = selective(game, state, 1000, again_is_ply=unit != "sowing")
+        assert (answer.move, answer.value, answer.pv, answer.nodes, answer.depth) == (
+            (), ref.value, ref.pv, ref.nodes, ref.depth,
+        )  # fmt: skip
+        differ += (other.value, other.pv, other.depth) != (ref.value, ref.pv, ref.depth)
+    assert differ > 0  # the unit matters on these positions
+
+
+def test_selective_engine_says_when_its_value_is_exact() -> None:
+    """A's one legal sowing ends the game (21 against 27): the selective search plays
+    that line out, so the engine's answer is exact, a loss by 6; with a budget of one
+    position it cannot even look at the move, and nothing is exact."""
+    game = Kalah(6, 4)
+    state = game.make_state([0, 0, 0, 0, 0, 1, 20, 1, 1, 1, 0, 0, 0, 24], 0)
+    solved = KalahEngine(game, EngineConfig(strategy="selective", nodes=100)).search(state)
+    assert solved.exact and score_margin(solved.value) == -6 and solved.pv == [5]
+    cut = KalahEngine(game, EngineConfig(strategy="selective", nodes=1)).search(state)
+    assert not cut.exact and (cut.pv, cut.depth) == ([], 0)
+
+
+def test_a_budget_that_stops_the_deepening_leaves_it_incomplete() -> None:
+    """1,000 positions take plain alpha-beta a few plies deep, far from its deepest
+    depth: the answer is the last finished iteration's and says it is incomplete."""
+    from boardgames.kalah.engine import MAX_DEPTH
+
+    game = Kalah(6, 4)
+    answer = KalahEngine(game, EngineConfig(strategy="alphabeta", nodes=1000)).search(
+        game.initial_state()
+    )
+    assert 1 <= answer.depth < MAX_DEPTH and answer.complete is False
+
+
+def test_a_budgeted_search_in_sowings_counts_an_extra_turn_as_a_ply() -> None:
+    """unit="sowing" under a budget: each iteration is plain alpha-beta with
+    ``again_is_ply``, so depth 3 gives what alpha-beta in sowings gives."""
+    game = Kalah(6, 4)
+    state = game.initial_state()
+    engine = KalahEngine(game, EngineConfig(strategy="alphabeta", nodes=10**6, unit="sowing"))
+    answer = engine.search(state, depth=3)
+    ref = Kalah(evaluation="tseitin")
+    sowings = alphabeta(ref, state, 3, again_is_ply=True)
+    assert (answer.value, answer.pv) == (sowings.value, sowings.pv)
+    assert answer.pv != alphabeta(ref, state, 3).pv  # the unit changes the answer here
+
+
+def test_node_budget_bounds() -> None:
+    from boardgames.kalah.engine import MAX_NODES
+
+    assert EngineConfig(nodes=MAX_NODES).nodes == MAX_NODES
+    assert EngineConfig(nodes=1).nodes == 1
+    for bad in (0, MAX_NODES + 1):
+        with pytest.raises(GameError):
+            EngineConfig(nodes=bad)
