@@ -178,3 +178,9 @@ def test_the_principal_variation_is_cut_at_the_longest_line_kept() -> None:
     for k, move in enumerate(r.pv):
         assert game.outcome(state) is None and move in game.legal_moves(state), k
         state, _ = game.play(state, move)
+
+
+def test_a_search_without_a_budget_is_refused() -> None:
+    game = Nim((1, 2))
+    with pytest.raises(ValueError, match=r"^give a budget: playouts or seconds$"):
+        MctsSearcher(game).search(game.initial_state())
