@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardgames.core.protocol import Game, State, terminal_score
+from boardgames.core.protocol import State, terminal_score
 from boardgames.core.search import alphabeta, selective
 from boardgames.kalah.game import Kalah
 from boardgames.nim.game import Nim
 from tests.core.test_search_mutants import DagGame
+from tests.core.test_selective import Counting
 
 
 def tree(
@@ -34,39 +35,20 @@ def tree(
 
 
 @dataclass
-class Guarded:
+class Guarded(Counting):
     """A game that fails once a search asks for more moves or plays than ``limit``."""
 
-    game: Game
-    limit: int
-    plays: int = 0
+    limit: int = 3000
     asks: int = 0
-
-    @property
-    def name(self) -> str:
-        return self.game.name
-
-    def initial_state(self) -> State:
-        return self.game.initial_state()
-
-    def to_move(self, state: State) -> int:
-        return self.game.to_move(state)
 
     def legal_moves(self, state: State) -> list[int]:
         self.asks += 1
         assert self.asks <= self.limit, "the search does not end"
-        return self.game.legal_moves(state)
+        return super().legal_moves(state)
 
     def play(self, state: State, move: int) -> tuple[State, bool]:
-        self.plays += 1
-        assert self.plays <= self.limit, "the search plays past its budget"
-        return self.game.play(state, move)
-
-    def outcome(self, state: State) -> int | None:
-        return self.game.outcome(state)
-
-    def evaluate(self, state: State) -> int:
-        return self.game.evaluate(state)
+        assert self.plays < self.limit, "the search plays past its budget"
+        return super().play(state, move)
 
 
 def test_the_search_ends_within_its_budget() -> None:
@@ -74,7 +56,7 @@ def test_the_search_ends_within_its_budget() -> None:
     positions asks at most a few hundred times (here 3,000 is the alarm)."""
     kalah = Kalah(6, 6, "classic", "tseitin")
     for budget in (7, 50, 300):
-        guarded = Guarded(kalah, 3000)
+        guarded = Guarded(kalah, limit=3000)
         r = selective(guarded, kalah.initial_state(), budget)
         assert r.nodes == guarded.plays + 1 <= budget
 
