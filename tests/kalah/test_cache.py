@@ -28,14 +28,6 @@ DEAD_PID = 2**22 + 1
 """Above any Linux pid_max default: a process that does not run."""
 
 
-@pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("BOARDGAMES_CACHE", str(cache))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # never the real cache
-    return cache
-
-
 def run(args: list[str], text: str | None = None) -> Result:
     return CliRunner().invoke(cli, args, input=text)
 

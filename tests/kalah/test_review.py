@@ -29,14 +29,6 @@ STRANGE_GAME = Path(__file__).parents[2] / "docs" / "games" / "strange-game.txt"
 SUMMARY = re.compile(r"(\d+) moves, (\d+) valued exactly; (\d+) (\w+), (\d+) (\w+), (\d+) (\w+)")
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("BOARDGAMES_CACHE", str(folder))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # never the real cache
-    return folder
-
-
 def review(*args: str, columns: int | None = None) -> Result:
     env = {"COLUMNS": str(columns)} if columns else None
     return CliRunner().invoke(cli, ["kalah", "review", *args], env=env)
@@ -75,14 +67,14 @@ def rows_of(result: Result) -> list[dict]:
 # --- the same review whatever the cache holds -------------------------------------------
 
 
-def test_auto_reviews_the_same_with_any_cache(cache: Path, tmp_path: Path) -> None:
+def test_auto_reviews_the_same_with_any_cache(folder: Path, tmp_path: Path) -> None:
     path = weak_game(tmp_path)
     args = (str(path), "--exact-nodes", "300", "--json")
     empty = json.loads(review(*args).stdout)
     assert empty["endgame"] == {"stones": 18, "source": "built"}  # the whole board: 18
     # a bigger cached table, then only a smaller one
     for k in (22, 10):
-        for p in cache.glob("*.npy"):
+        for p in folder.glob("*.npy"):
             p.unlink()
         endgame.load_or_build(3, k)
         again = json.loads(review(*args).stdout)
@@ -103,7 +95,7 @@ def test_auto_reviews_the_same_with_any_cache(cache: Path, tmp_path: Path) -> No
 
 
 def test_a_table_that_covers_part_of_the_game(
-    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With a budget that covers only the end of the game, which moves are exact is still
     the same for an empty cache, a cache holding a bigger table (cut down to the budget's)
@@ -118,7 +110,7 @@ def test_a_table_that_covers_part_of_the_game(
     assert any(exact) and not all(exact)
     quick_runs = []
     for k, source in ((20, "cut from the cached 20-stone table"), (6, "built")):
-        for p in cache.glob("*.npy"):
+        for p in folder.glob("*.npy"):
             p.unlink()
         endgame.load_or_build(3, k)
         quick_runs.append(json.loads(review(str(path), "--exact-nodes", "2000", "--quick",
@@ -132,18 +124,18 @@ def test_a_table_that_covers_part_of_the_game(
     assert quick_runs[0]["exact_moves"] > quick_runs[1]["exact_moves"]
 
 
-def test_quick_builds_nothing(cache: Path, tmp_path: Path) -> None:
+def test_quick_builds_nothing(folder: Path, tmp_path: Path) -> None:
     path = weak_game(tmp_path)
     result = review(str(path), "--quick", "--exact-nodes", "300")
     assert result.exit_code == 0, result.output
-    assert not list(cache.glob("*.npy"))
+    assert not list(folder.glob("*.npy"))
     assert "Endgame table: none (none in the cache; --quick builds none)" in result.stdout
     result = review(str(path), "--quick", "--endgame", "10")
     assert result.exit_code == 2 and "leave out --endgame" in result.output
 
 
 def test_the_last_line_says_which_table_and_how_many_moves_stayed_depth_limited(
-    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(solve_cli, "REVIEW_TABLE_ENTRIES", 40_000)
     path = weak_game(tmp_path, seeds=6)
@@ -161,7 +153,7 @@ def test_the_last_line_says_which_table_and_how_many_moves_stayed_depth_limited(
 # --- the summary and the table -----------------------------------------------------------
 
 
-def test_the_summary_counts_in_plurals(cache: Path) -> None:
+def test_the_summary_counts_in_plurals(folder: Path) -> None:
     args = (str(STRANGE_GAME), "--exact-nodes", "0", "--depth", "3")
     rows = rows_of(review(*args, "--json"))
     text = review(*args).stdout
@@ -181,7 +173,7 @@ def test_the_summary_counts_in_plurals(cache: Path) -> None:
 
 
 @pytest.mark.parametrize("columns", [80, 60])
-def test_the_verdict_is_never_cut(cache: Path, columns: int) -> None:
+def test_the_verdict_is_never_cut(folder: Path, columns: int) -> None:
     args = (str(STRANGE_GAME), "--exact-nodes", "0", "--depth", "3")
     rows = rows_of(review(*args, "--json"))
     text = review(*args, columns=columns).stdout
@@ -197,7 +189,7 @@ def test_the_verdict_is_never_cut(cache: Path, columns: int) -> None:
 
 
 @pytest.mark.slow
-def test_move_13_of_the_strange_game_is_a_mistake_whatever_the_cache(cache: Path) -> None:
+def test_move_13_of_the_strange_game_is_a_mistake_whatever_the_cache(folder: Path) -> None:
     """A's 7th move, 0 5 4 5 (move 13 of the review): a draw turned into a loss by 6, with
     the 20-stone table --endgame auto builds in an empty cache (1.5-2 minutes on two idle
     cores) and again with a 21-stone table in the cache instead, cut down to 20."""

@@ -24,14 +24,6 @@ from hypothesis import strategies as st
 from boardgames.kalah import endgame
 
 
-@pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("BOARDGAMES_CACHE", str(cache))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # never the real cache
-    return cache
-
-
 def definition(data: np.ndarray, bounds: list[int], block: int, hasher=xxhash.xxh3_64) -> list[int]:
     """The definition, one block after another, the level's hash fed digest by digest."""
     raw = data.tobytes()

@@ -9,19 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from boardgames.kalah import endgame
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.solver import Solver
-
-
-@pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("BOARDGAMES_CACHE", str(cache))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # never the real cache
-    return cache
 
 
 def positions(pits: int, stones: int) -> Iterator[np.ndarray]:
