@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from boardgames.cli import cli
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
+from tests.kalah.test_record import random_record
 
 STRANGE_GAME = Path(__file__).parents[2] / "docs" / "games" / "strange-game.txt"
 PRINTED_FINAL = (32, 40)  # "в калахе А - 32, в калахе B - 40", as the author printed it
@@ -213,25 +214,6 @@ def test_the_english_final_line_reads_in_several_spellings() -> None:
 # --- records the toolkit writes end with the final score --------------------------------------
 
 
-def random_game(rng: random.Random, game: Kalah, first: int, stop: int | None) -> Record:
-    """A game of random sowings (to the end, or cut after ``stop`` sowings) as a Record."""
-    state = game.initial_state(first)
-    moves: list[Move] = []
-    open_turn = False
-    sowings = 0
-    while game.legal_moves(state) and (stop is None or sowings < stop):
-        player = game.to_move(state)
-        pit = rng.choice(game.legal_moves(state))
-        state, again = game.play(state, pit)
-        sowings += 1
-        if open_turn and moves[-1].player == player:
-            moves[-1].pits = (*moves[-1].pits, pit)
-        else:
-            moves.append(Move(player, (pit,)))
-        open_turn = again
-    return Record(game, first, ("human", "program (depth 2, eval store)"), moves)
-
-
 def sown_stores(game: Kalah, record: Record) -> tuple[int, int] | None:
     """The final stores of the record's moves, sown one pit at a time."""
     state = game.initial_state(record.first)
@@ -254,7 +236,7 @@ def test_written_records_read_back_with_the_same_moves_and_score(
     seed: int, pits: int, seeds: int, rule_set: str, first: int, cut: int | None
 ) -> None:
     game = Kalah(pits, seeds, rule_set)
-    record = random_game(random.Random(seed), game, first, cut)
+    record = random_record(random.Random(seed), game, first, cut)
     text = record.text()
     back = parse_record(text)
     assert [(m.player, m.pits) for m in back.moves] == [(m.player, m.pits) for m in record.moves]
@@ -271,7 +253,7 @@ def test_written_records_read_back_with_the_same_moves_and_score(
 
 
 def test_old_records_without_the_final_line_still_read() -> None:
-    record = random_game(random.Random(7), Kalah(), 0, None)
+    record = random_record(random.Random(7), Kalah(), 0, None)
     text = record.text()
     assert "\nFinal : " in text
     old = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("Final"))
@@ -282,7 +264,7 @@ def test_old_records_without_the_final_line_still_read() -> None:
 
 
 def test_a_tampered_written_score_is_caught(tmp_path: Path) -> None:
-    record = random_game(random.Random(11), Kalah(4, 3), 1, None)
+    record = random_record(random.Random(11), Kalah(4, 3), 1, None)
     stores = sown_stores(record.game, record)
     assert stores is not None
     a, b = stores
