@@ -107,7 +107,8 @@ def parse_cluster(text: str) -> ClusterSpec:
     raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
 
 
-def _cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+def cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """click callback of a ``--cluster`` option: a :class:`ClusterSpec`, None when blank."""
     if value is None or not value.strip():
         return None
     try:
@@ -139,7 +140,7 @@ def cluster_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., A
         return click.option(
             "--cluster",
             envvar=ENV_VAR,
-            callback=_cluster_callback,
+            callback=cluster_callback,
             metavar="SPEC",
             help=f"Run {what} as Dask tasks: local (worker processes on this machine, "
             "local:N for N of them), tcp://HOST:PORT (a running dask scheduler) or a "

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from boardgames.core.cluster import ClusterError, ClusterSpec, Runner
+from boardgames.core.cluster import ClusterError, ClusterSpec, Runner, cluster_callback
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Progress, Stopped, exit_stopped, format_duration
 from boardgames.kalah.game import PLAYER_NAMES
@@ -29,7 +29,7 @@ def job_options(f: Any) -> Any:
         click.option(
             "--cluster",
             envvar="BOARDGAMES_CLUSTER",
-            callback=_cluster_callback,
+            callback=cluster_callback,
             metavar="SPEC",
             help="Solve by jobs on a Dask cluster: local (one worker using every core; "
             "local:N for N workers), tcp://HOST:PORT (a running dask scheduler; start one "
@@ -86,17 +86,6 @@ def job_options(f: Any) -> Any:
     for option in reversed(options):
         f = option(f)
     return f
-
-
-def _cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    from boardgames.core.cluster import parse_cluster
-
-    if value is None or not value.strip():
-        return None
-    try:
-        return parse_cluster(value)
-    except ClusterError as e:
-        raise click.BadParameter(e.message.removeprefix("bad --cluster ")) from None
 
 
 def wanted(cluster: Any, checkpoint: Any, at_least: Any, at_most: Any) -> bool:
