@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import HEURISTIC_LIMIT, State
 from boardgames.core.search import alphabeta, selective
 from boardgames.kalah.game import Kalah
@@ -29,21 +29,6 @@ SETUPS = [
     (Kalah(6, 6, "classic", "tseitin"), 1000),
     (Kalah(6, 6, "classic", "store"), 1000),
 ]
-
-
-def positions(game: Kalah, count: int, seed: int) -> list[State]:
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(rng.randint(10, 60)):
-            legal = game.legal_moves(s)
-            if not legal:
-                break
-            s, _ = game.play(s, rng.choice(legal))
-        if game.outcome(s) is None:
-            out.append(s)
-    return out
 
 
 def plain_depth(game: Kalah, state: State, budget: int) -> int:
@@ -64,7 +49,7 @@ def main() -> None:
     t0 = time.process_time()
     for game, budget in SETUPS:
         plain_wins = both = selective_only = 0
-        for state in positions(game, args.positions, game.pits):
+        for state in random_positions(game, args.positions, game.pits, (10, 60)):
             depth = plain_depth(game, state, budget)
             plain = depth > 0 and alphabeta(game, state, depth).value > HEURISTIC_LIMIT
             sel = selective(game, state, budget).value > HEURISTIC_LIMIT
