@@ -36,6 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from boardgames.core.cluster import Finished, JobPool, LocalJobPool
 from boardgames.kalah import endgame, jobsolve
 from boardgames.kalah.game import Kalah
@@ -62,13 +64,19 @@ def machine() -> dict[str, Any]:
     }
 
 
-def overhead(args: argparse.Namespace) -> dict[str, Any]:
-    pits, seeds = board(args.board)
+def start_position(spec: str) -> tuple[int, np.ndarray, int, int, Any]:
+    """The board's pits, start position, stones, the endgame table's stones (as ``kalah
+    solve`` picks them) and that table (built if not cached)."""
+    pits, seeds = board(spec)
     game = Kalah(pits, seeds)
-    state = game.initial_state()
     total = game.total_stones
     stones = auto_stones(pits, total)
     table = endgame.load_or_build(pits, stones) if stones else None
+    return pits, game.initial_state(), total, stones, table
+
+
+def overhead(args: argparse.Namespace) -> dict[str, Any]:
+    pits, state, total, stones, table = start_position(args.board)
     hash_mb = default_hash_mb(total)
     threads = os.cpu_count() or 1
     jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
@@ -167,12 +175,7 @@ def _sim_solver(args: tuple[Any, ...]) -> Any:
 
 
 def simulate(args: argparse.Namespace) -> dict[str, Any]:
-    pits, seeds = board(args.board)
-    game = Kalah(pits, seeds)
-    state = game.initial_state()
-    total = game.total_stones
-    stones = auto_stones(pits, total)
-    table = endgame.load_or_build(pits, stones) if stones else None
+    pits, state, total, stones, table = start_position(args.board)
     hash_mb = args.hash
     os.environ["BOARDGAMES_JOB_THREADS"] = "1"
     jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
