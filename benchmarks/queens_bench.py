@@ -33,7 +33,10 @@ The start constellations (issue 15) have a section of their own, at --constellat
 (default 16 and 17), rounds interleaved in the same way: the C counter (both plain builds,
 the faster per round), ``constellations`` on one thread and ``constellations-parallel``
 on --workers threads (default 2), each with wall and CPU time, the ratios to C and the
-parallel speed-up; the constellation kernels' own JIT times (cold cache, then loaded) and
+parallel speed-up; ``stack-kernel``, the stack search that counted before the nested
+loops (:func:`count_constellations_stack` on the same tasks, the kernel alone, one
+thread), for the nests' gain; the constellation kernels' own JIT times (cold cache, the
+nests of the measured N included, then loaded) and
 the load average during the run. It writes benchmarks/results/queens_constellations.json.
 ``--task-times N ...`` times every start constellation of N alone on one thread
 (``constellation_tasks(N)`` rows, in their order) and writes
@@ -139,13 +142,17 @@ def jit_times() -> dict[str, float]:
     }
 
 
-def constellation_jit_times() -> dict[str, float]:
+def constellation_jit_times(sizes: list[int]) -> dict[str, float]:
     """Seconds to compile the constellation kernels with an empty cache (the other kernels
-    loaded first, not in the time), then to load them from that cache."""
+    loaded first, not in the time), the nests of every N in ``sizes`` (one thread and
+    prange) too, then to load them from that cache."""
     code = (
         "import time, json; from boardgames.queens import kernels; kernels.warm_up(); "
         "t0 = time.perf_counter(); from boardgames.queens import constellations; "
-        "t1 = time.perf_counter(); constellations.warm_up(); t2 = time.perf_counter(); "
+        "from boardgames.queens.counting import load_kernels; "
+        "t1 = time.perf_counter(); constellations.warm_up(); "
+        f"[load_kernels(m, None, n) for n in {sizes!r} "
+        "for m in ('constellations', 'constellations-parallel')]; t2 = time.perf_counter(); "
         "print(json.dumps({'import': t1 - t0, 'compile': t2 - t1}))"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -200,6 +207,17 @@ def run_py_workers(n: int, method: str, workers: int | None) -> tuple[int, float
     return r.count, r.seconds, time.process_time() - c0
 
 
+def run_stack_kernel(n: int, tasks: object) -> tuple[int, float, float]:
+    """(count, wall, CPU seconds) of the stack search alone on the start constellations,
+    one thread: what ``constellations`` counted with before the nests (issue 15)."""
+    from boardgames.queens import constellations as cm
+
+    c0, t0 = time.process_time(), time.perf_counter()
+    counts = cm.count_constellations_stack(n, tasks)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return int((counts * tasks[:, cm.WEIGHT]).sum()), wall, cpu  # type: ignore[index]
+
+
 def constellations_section(
     sizes: list[int], repeats: int, workers: int, builds: dict[str, Path]
 ) -> dict[str, object]:
@@ -233,6 +251,7 @@ def constellations_section(
                 per_build = [run_c(builds[name], n) for name in PLAIN_C if name in builds]
                 record("c-best", (per_build[0][0], *min((r[1], r[2]) for r in per_build)))
             record("constellations", run_py_workers(n, "constellations", None))
+            record("stack-kernel", run_stack_kernel(n, tasks))
             record("constellations-parallel", run_py_workers(n, "constellations-parallel", workers))
             loads.append(os.getloadavg()[0])
         if len(set(counts.values())) != 1:
@@ -242,6 +261,7 @@ def constellations_section(
         ratios: dict[str, float | None] = {
             "parallel_speedup_over_one_thread": med["constellations"]
             / med["constellations-parallel"],
+            "stack_kernel_over_constellations": med["stack-kernel"] / med["constellations"],
         }
         if "c-best" in med:
             ratios["c_over_constellations"] = med["c-best"] / med["constellations"]
@@ -471,7 +491,7 @@ def run_constellations(args: argparse.Namespace) -> None:
         "reference": "c-best: the faster of benchmarks/queens_c/queens.c built with gcc -O3 "
         "and with -O3 -march=native, per round (wall and CPU time separately)",
     }
-    report["jit"] = constellation_jit_times()
+    report["jit"] = constellation_jit_times(args.constellations)
     with tempfile.TemporaryDirectory() as work:
         builds = build_c(Path(work))
         plain = {k: v for k, v in builds.items() if k in PLAIN_C}

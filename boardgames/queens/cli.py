@@ -321,7 +321,7 @@ def count(
     err = make_console(stderr=True)
     try:
         if method in JIT_METHODS:
-            _load_kernels(err, method, workers)
+            _load_kernels(err, method, workers, n)
         if method.startswith("constellations"):  # what the estimate measures
             _check_duration(err, n, _threads(method, workers), yes)
         with _count_progress(err, n, method) as bar:
@@ -446,8 +446,9 @@ def _count_on_cluster(
     )
 
 
-def _load_kernels(err: Console, method: str, workers: int | None) -> None:
-    """Load (on a cold cache: compile) the numba kernels, saying so if it takes a while."""
+def _load_kernels(err: Console, method: str, workers: int | None, n: int | None = None) -> None:
+    """Load (on a cold cache: compile) the numba kernels (with ``n``, those that a count of
+    N by ``method`` uses), saying so if it takes a while."""
     from boardgames.queens.counting import load_kernels
 
     label = "Loading the numba kernels (compiled on first use, then cached)"
@@ -455,7 +456,7 @@ def _load_kernels(err: Console, method: str, workers: int | None) -> None:
         Progress(label, console=err, delay=3.0),
         interruptible(lambda: "Stopped (Ctrl-C) while loading the numba kernels."),
     ):
-        load_kernels(method, workers)
+        load_kernels(method, workers, n)
 
 
 def _count_progress(err: Console, n: int, method: str) -> Progress:
@@ -504,7 +505,7 @@ def compare_command(
     count, seconds and speed-up over the first method. Checks that every count agrees
     (and exits with status 1 if not). JIT compile/load time is shown apart.
     """
-    from boardgames.queens.counting import JIT_METHODS, METHODS
+    from boardgames.queens.counting import CONSTELLATION_METHODS, JIT_METHODS, METHODS
 
     _check(n, MAX_COUNT_N)
     chosen = [m.strip().lower() for m in methods.split(",") if m.strip()]
@@ -541,6 +542,9 @@ def compare_command(
 
             t0 = time.perf_counter()
             _load_kernels(err, "parallel", workers)
+            for m in chosen:
+                if m in CONSTELLATION_METHODS:
+                    _load_kernels(err, m, workers if m.endswith("parallel") else None, n)
             jit_seconds = time.perf_counter() - t0
         for m in chosen:
             with _count_progress(err, n, m) as bar:

@@ -25,14 +25,16 @@ squares that the border queens attack in each inner row (their columns, and both
 diagonals, also the ones that reach up from the queens still *below* the row) are put in a
 per-row mask, so that a queen further down prunes the search from the top row on, as if
 the search could look ahead. Columns 0 and N-1 and the top and bottom queens' columns are
-never tried. Together with the symmetry (about one border in eight is searched) this
-counts 2.5x as fast as the plain mirror-halved C counter at N = 16 and 17 on one thread
-(benchmarks/queens_bench.py, benchmarks/results/queens_constellations.json). Pre-placing
-more lines (the second ring of Q27) only adds search nodes here, on a CPU.
+never tried. Each depth (free rows below the presets) is searched by nested loops of
+its own (:func:`nest_source`), generated and compiled on first use, the masks of every
+level in registers. Together with the symmetry (about one border in eight is searched)
+this counts about 3x as fast as the plain mirror-halved C counter at N = 16 and 17 on
+one thread (benchmarks/queens_bench.py, benchmarks/results/queens_constellations.json).
+Pre-placing more lines (the second ring of Q27) only adds search nodes here, on a CPU.
 
 Tasks are rows of a 2-D int64 array, :data:`TASK_COLUMNS` wide (see
 :func:`constellation_tasks`); the kernels take nothing but ints and int64 arrays, so a
-worker process only needs to import this module.
+worker process only needs to import this module (it makes the nests it needs).
 
 Fundamental counts come from Burnside's lemma in :mod:`boardgames.queens.counting` (the
 total from here plus the jitted counts of the solutions fixed by the 90° and 180°
@@ -45,10 +47,11 @@ This module imports numba: import it only where a count runs.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit, prange  # noqa: F401 (prange: in the nests' source)
 
 Tasks = npt.NDArray[np.int64]
 
@@ -275,28 +278,37 @@ def _preset_masks(n: int, task, rows, attacked, nrows: int) -> tuple[int, int, i
 
 
 @njit(cache=True, nogil=True)
-def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
-    """Completions of one task: depth-first over its free rows, explicit stack.
-
-    Level ``d`` is the ``d``-th free row below the presets; ``gap[d]`` is how many rows
-    down the next free row lies (its diagonals shift by that much) and ``nxt[d]`` what the
-    border queens attack there. A child whose next row has no free square is not pushed;
-    on the last free row a free square is a solution (one column is left by then).
-    """
+def _start(n: int, task, rows, attacked, gap, nxt) -> tuple[int, int, int, int, int]:
+    """Set up the search of one task below its presets. Return ``(levels, cols, ld, rd,
+    free)``: how many free rows are left (-1 if the presets do not fit: no completion),
+    the inner queens' columns and diagonals seen from the first of them, and its free
+    squares; fill ``gap[d]`` (how many rows down level ``d + 1`` lies from level ``d``:
+    the diagonals shift by that much) and ``nxt[d]`` (the squares of level ``d + 1``
+    that no border queen attacks)."""
     full = (np.int64(1) << n) - 1
     nrows = _border_rows(n, task, rows, attacked)
     start, c0, l0, r0 = _preset_masks(n, task, rows, attacked, nrows)
     if start < 0:
-        return 0
+        return -1, c0, l0, r0, 0  # type: ignore[return-value]
     levels = nrows - start
-    if levels == 0:
-        return 1
-    free0 = full & ~(c0 | l0 | r0 | attacked[start])
-    if levels == 1:
-        return 1 if free0 != 0 else 0
     for d in range(levels - 1):
         gap[d] = rows[start + d + 1] - rows[start + d]
-        nxt[d] = attacked[start + d + 1]
+        nxt[d] = full & ~attacked[start + d + 1]
+    free0 = full & ~(c0 | l0 | r0 | attacked[start]) if levels > 0 else np.int64(0)
+    return levels, c0, l0, r0, free0  # type: ignore[return-value]
+
+
+@njit(cache=True, nogil=True)
+def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
+    """Completions of one task by a depth-first search over its free rows with an
+    explicit stack: any depth (the nests of :func:`nest_source` are faster, one per
+    depth). Level ``d`` is the ``d``-th free row below the presets (:func:`_start`). A
+    child whose next row has no free square is not pushed; on the last free row a free
+    square is a solution (one column is left by then).
+    """
+    levels, c0, l0, r0, free0 = _start(n, task, rows, attacked, gap, nxt)
+    if levels <= 1:
+        return 1 if levels == 0 or (levels == 1 and free0 != 0) else 0
     last = levels - 2  # the level whose children are on the last free row
     sc[0] = c0
     sl[0] = l0
@@ -317,7 +329,7 @@ def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
         c = sc[d] | bit
         lnext = (sl[d] | bit) << g
         rnext = (sr[d] | bit) >> g
-        nfree = full & ~(c | lnext | rnext | nxt[d])
+        nfree = nxt[d] & ~(c | lnext | rnext)
         if nfree == 0:
             continue
         if d == last:
@@ -332,9 +344,9 @@ def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
 
 
 @njit(cache=True, nogil=True)
-def count_constellations(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
-    """Completions of each task (rows of :func:`constellation_tasks`), unweighted, one
-    after another on this thread: the total is ``(counts * tasks[:, WEIGHT]).sum()``."""
+def count_constellations_stack(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
+    """:func:`count_constellations` by the stack search alone (any depth; the reference
+    that the nests are tested against)."""
     out = np.zeros(tasks.shape[0], np.int64)
     rows = np.empty(n, np.int64)
     attacked = np.empty(n, np.int64)
@@ -349,22 +361,159 @@ def count_constellations(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def task_depths(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
+    """How many free rows each task leaves below its presets (-1: its presets do not
+    fit); :func:`count_constellations` counts each depth with its own kernel."""
+    out = np.empty(tasks.shape[0], np.int64)
+    rows = np.empty(n, np.int64)
+    attacked = np.empty(n, np.int64)
+    gap = np.empty(n, np.int64)
+    nxt = np.empty(n, np.int64)
+    for i in range(tasks.shape[0]):
+        out[i] = _start(n, tasks[i], rows, attacked, gap, nxt)[0]
+    return out
+
+
+# --- nested loops, one kernel per depth ------------------------------------------------------
+
+NEST_MIN = 2
+"""The smallest depth (free rows below the presets) counted by a nest; shallower tasks
+(and tasks whose presets do not fit) go to the stack search."""
+
+
+def nest_source(depth: int) -> str:
+    """Python source of ``_nest_<depth>``: the completions of one task of ``depth`` free
+    rows as ``depth - 1`` nested loops, one per free row but the last, each level's
+    masks in locals.
+
+    Why nests: the stack search (:func:`_complete`) reads and writes each level's masks
+    in memory and takes a data-dependent branch to go up; a nest keeps the masks in
+    registers and goes up by leaving a loop, like a recursive C counter, and counts
+    about 11% faster (benchmarks/queens_bench.py). The last-but-one row has at most two
+    free squares (two columns are left), so its loop is written out: each of them is a
+    solution when the last row keeps a free square.
+    """
+    if depth < NEST_MIN:
+        raise ValueError(f"nests need depth >= {NEST_MIN}, not {depth}")
+    last = depth - 2  # the level whose children are on the last free row
+    body = [
+        "@njit(cache=True, nogil=True)",
+        f"def _nest_{depth}(c0, l0, r0, f0, g, a):",
+    ]
+    for k in range(last + 1):
+        body.append(f"    g{k} = g[{k}]")
+        body.append(f"    a{k} = a[{k}]")
+    body.append("    count = 0")
+    ind = "    "
+    for k in range(last):
+        body += [
+            f"{ind}while f{k}:",
+            f"{ind}    b = f{k} & -f{k}",
+            f"{ind}    f{k} ^= b",
+            f"{ind}    c{k + 1} = c{k} | b",
+            f"{ind}    l{k + 1} = (l{k} | b) << g{k}",
+            f"{ind}    r{k + 1} = (r{k} | b) >> g{k}",
+            f"{ind}    f{k + 1} = a{k} & ~(c{k + 1} | l{k + 1} | r{k + 1})",
+        ]
+        ind += "    "
+    k = last
+    body += [f"{ind}x = f{k} & -f{k}", f"{ind}y = f{k} ^ x"]
+    for v in "xy":
+        body.append(
+            f"{ind}count += ((a{k} & ~(c{k} | {v} | ((l{k} | {v}) << g{k}) "
+            f"| ((r{k} | {v}) >> g{k}))) != 0) & ({v} != 0)"
+        )
+    body.append("    return count")
+    return "\n".join(body) + "\n"
+
+
+def batch_source(depths: tuple[int, ...], parallel: bool) -> str:
+    """Python source of the batch kernel for tasks of these depths (each by its nest, any
+    other task by the stack search), its tasks spread over numba's threads by ``prange``
+    when ``parallel``: one kernel for all of a count's depths, so that one ``prange``
+    balances them all."""
+    name = _batch_name(depths, parallel)
+    alloc = "w = np.empty((8, n), np.int64)"  # rows, attacked, gap, nxt; the stack
+    body = [
+        "@njit(cache=True, parallel=True)" if parallel else "@njit(cache=True, nogil=True)",
+        f"def {name}(n, tasks):",
+        "    out = np.zeros(tasks.shape[0], np.int64)",
+        *([] if parallel else [f"    {alloc}"]),
+        f"    for i in {'prange' if parallel else 'range'}(tasks.shape[0]):",
+        *([f"        {alloc}"] if parallel else []),
+        "        levels, c0, l0, r0, f0 = _start(n, tasks[i], w[0], w[1], w[2], w[3])",
+    ]
+    for j, depth in enumerate(depths):
+        body += [
+            f"        {'if' if j == 0 else 'elif'} levels == {depth}:",
+            f"            out[i] = _nest_{depth}(c0, l0, r0, f0, w[2], w[3])",
+        ]
+    body += [
+        "        else:",
+        "            out[i] = _complete(",
+        "                n, tasks[i], w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]",
+        "            )",
+        "    return out",
+    ]
+    return "\n".join(body) + "\n"
+
+
+def _batch_name(depths: tuple[int, ...], parallel: bool) -> str:
+    return "_count_nests_" + "_".join(map(str, depths)) + ("_parallel" if parallel else "")
+
+
+def _define(source: str) -> None:
+    """Run generated kernel source in this module, as if written in this file: numba
+    caches its kernels on disk like the others, and the cache follows this file."""
+    exec(compile(source, __file__, "exec"), globals())
+
+
+def nest_kernel(depths: tuple[int, ...] | int, parallel: bool = False) -> Any:
+    """The batch kernel ``kernel(n, tasks) -> counts`` that counts tasks of ``depths``
+    (free rows below the presets, each at least :data:`NEST_MIN`) by their nests
+    (:func:`nest_source`, :func:`batch_source`): made once per process, compiled on
+    first use, then cached on disk."""
+    key = (depths,) if isinstance(depths, int) else tuple(sorted(set(depths)))
+    name = _batch_name(key, parallel)
+    kernel = globals().get(name)
+    if kernel is None:
+        for depth in key:
+            if f"_nest_{depth}" not in globals():
+                _define(nest_source(depth))
+        _define(batch_source(key, parallel))
+        kernel = globals()[name]
+    return kernel
+
+
+def _count(n: int, tasks: Tasks, parallel: bool) -> npt.NDArray[np.int64]:
+    tasks = np.ascontiguousarray(tasks, dtype=np.int64)
+    depths = {int(d) for d in np.unique(task_depths(n, tasks)) if d >= NEST_MIN}
+    if not depths:
+        return count_constellations_stack(n, tasks)  # type: ignore[no-any-return]
+    return nest_kernel(tuple(depths), parallel)(n, tasks)  # type: ignore[no-any-return]
+
+
+def count_constellations(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
+    """Completions of each task (rows of :func:`constellation_tasks`), unweighted, one
+    after another on this thread: the total is ``(counts * tasks[:, WEIGHT]).sum()``.
+    Each depth (free rows below the presets) has its own nest (:func:`nest_kernel`),
+    compiled on first use; the kernels release the GIL."""
+    return _count(n, tasks, False)
+
+
 def count_constellations_parallel(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
     """:func:`count_constellations` with the tasks spread over numba's threads (the same
     counts, task by task)."""
-    out = np.zeros(tasks.shape[0], np.int64)
-    for i in prange(tasks.shape[0]):
-        rows = np.empty(n, np.int64)
-        attacked = np.empty(n, np.int64)
-        gap = np.empty(n, np.int64)
-        nxt = np.empty(n, np.int64)
-        sc = np.empty(n, np.int64)
-        sl = np.empty(n, np.int64)
-        sr = np.empty(n, np.int64)
-        sf = np.empty(n, np.int64)
-        out[i] = _complete(n, tasks[i], rows, attacked, gap, nxt, sc, sl, sr, sf)
-    return out
+    return _count(n, tasks, True)
+
+
+def depths_of(n: int, presets: int | None = None) -> list[int]:
+    """The depths of N's tasks with ``presets`` preset queens (default
+    :func:`preset_queens`): the inner rows less the left and right queens' rows (one of
+    them when a corner holds a queen) and the presets."""
+    p = preset_queens(n) if presets is None else presets
+    return sorted({d for d in (n - 4 - p, n - 3 - p) if d >= NEST_MIN})
 
 
 # --- tasks: borders with preset queens ---------------------------------------------------------
@@ -507,18 +656,25 @@ def unpack_preset(packed: int) -> list[int]:
 
 
 _warm = False
+_warm_depths: set[tuple[tuple[int, ...], bool]] = set()
 
 
-def warm_up() -> float:
+def warm_up(n: int | None = None, presets: int | None = None, parallel: bool = False) -> float:
     """Compile (or load from the cache) the constellation kernels on a tiny board, once
-    per process; return the seconds it took (0 when already done)."""
+    per process, and with ``n`` the nests that N's tasks with ``presets`` preset queens
+    use (:func:`depths_of`; the ``prange`` ones too when ``parallel``); return the
+    seconds it took (0 when already done)."""
     global _warm
-    if _warm:
-        return 0.0
     t0 = time.perf_counter()
-    tasks = constellation_tasks(8, 1)
-    more, _ = expand_constellations(8, tasks, 1)
-    count_constellations(8, more)
-    count_constellations_parallel(8, tasks)
-    _warm = True
+    if not _warm:
+        tasks = constellation_tasks(8, 1)
+        more, _ = expand_constellations(8, tasks, 1)
+        count_constellations_stack(8, more)
+        count_constellations(8, more)
+        _warm = True
+    depths = tuple(depths_of(n, presets)) if n is not None else ()
+    for p in (False, True) if parallel else (False,):
+        if depths and (depths, p) not in _warm_depths:
+            nest_kernel(depths, p)(MIN_N, constellation_tasks(MIN_N, 0)[:0])  # compiles
+            _warm_depths.add((depths, p))
     return time.perf_counter() - t0

@@ -144,15 +144,20 @@ class Interrupted(Stopped):
         )
 
 
-def load_kernels(method: str, workers: int | None = None) -> tuple[Any, int]:
-    """Import (and if needed compile) the jitted kernels, the constellations' too; return
-    the kernels module and the number of threads ``method`` will use. Compiling happens
-    here, not inside the timing."""
+def load_kernels(method: str, workers: int | None = None, n: int | None = None) -> tuple[Any, int]:
+    """Import (and if needed compile) the jitted kernels, the constellations' too (with
+    ``n``, the nests that a constellation count of N uses); return the kernels module
+    and the number of threads ``method`` will use. Compiling happens here, not inside
+    the timing."""
     from boardgames.queens import constellations, kernels
 
     used = kernels.set_workers(workers) if method in PARALLEL_METHODS else 1
     kernels.warm_up()
-    constellations.warm_up()
+    if n is not None and method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N:
+        presets = constellations.preset_queens(n) + constellation_split(n)
+        constellations.warm_up(n, presets, method in PARALLEL_METHODS)
+    else:
+        constellations.warm_up()
     return kernels, used
 
 
@@ -350,7 +355,7 @@ def run_count(
     check_n(n)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}")
-    kernels, used = load_kernels(method, workers) if method in JIT_METHODS else (None, 1)
+    kernels, used = load_kernels(method, workers, n) if method in JIT_METHODS else (None, 1)
     parallel = method in PARALLEL_METHODS
     c = _Counter(n, progress)
     t0 = c.t0 = time.perf_counter()

@@ -90,7 +90,7 @@ def warm(n: int) -> float:
     t = time.perf_counter()
     from boardgames.queens import constellations, kernels
 
-    constellations.warm_up()
+    constellations.warm_up(n)
     kernels.warm_up()
     return time.perf_counter() - t
 

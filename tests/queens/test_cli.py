@@ -154,7 +154,8 @@ def test_count_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(counting, "run_count", boom)
     r = run("queens", "count", "-n", "15")
     assert r.exit_code == 130
-    assert r.stderr.strip().splitlines() == [
+    lines = r.stderr.strip().splitlines()  # after the kernels' loading line, on a cold cache
+    assert [x for x in lines if not x.startswith("Loading the numba kernels")] == [
         "Stopped (Ctrl-C) after 2.5 s: 3 of 10 solutions counted (30.0%), no result."
     ]
     r = run("compare", "queens", "-n", "15", "--methods", "numba,parallel")

@@ -186,8 +186,45 @@ def test_pack_preset_round_trip() -> None:
 def test_kernel_equals_python_on_every_task(n: int) -> None:
     for presets in (0, 1, 2):
         tasks = cm.constellation_tasks(n, presets)
-        got = cm.count_constellations(n, tasks).tolist()
-        assert got == [reference_completions(n, t) for t in tasks], (n, presets)
+        want = [reference_completions(n, t) for t in tasks]
+        assert cm.count_constellations(n, tasks).tolist() == want, (n, presets)
+        assert cm.count_constellations_stack(n, tasks).tolist() == want, (n, presets)
+
+
+@pytest.mark.parametrize("n", range(11, 15))
+def test_nests_equal_the_stack_search_on_every_task(n: int) -> None:
+    for presets in (0, 1, 2, 3):
+        tasks = cm.constellation_tasks(n, presets)
+        assert np.array_equal(
+            cm.count_constellations(n, tasks), cm.count_constellations_stack(n, tasks)
+        ), (n, presets)
+
+
+def test_each_depth_has_its_own_nest_and_a_mixed_batch_keeps_its_order() -> None:
+    n = 12
+    tasks = np.concatenate([cm.constellation_tasks(n, p) for p in (0, 1, 2, 4)])
+    tasks = tasks[np.random.default_rng(7).permutation(len(tasks))]
+    depths = cm.task_depths(n, tasks)
+    assert set(depths.tolist()) == {d for p in (0, 1, 2, 4) for d in cm.depths_of(n, p)}
+    want = cm.count_constellations_stack(n, tasks)
+    assert np.array_equal(cm.count_constellations(n, tasks), want)
+    assert np.array_equal(cm.count_constellations_parallel(n, tasks), want)
+    # a kernel given tasks of other depths counts them by the stack search
+    assert np.array_equal(cm.nest_kernel(int(depths[0]))(n, tasks), want)
+    assert np.array_equal(cm.nest_kernel((int(depths[0]),), True)(n, tasks), want)
+
+
+def test_depths_of_says_which_nests_a_count_uses() -> None:
+    for n in range(6, 17):
+        for presets in (0, 1, 2):
+            depths = cm.task_depths(n, cm.constellation_tasks(n, presets))
+            nested = {d for d in depths.tolist() if d >= cm.NEST_MIN}
+            assert nested == set(cm.depths_of(n, presets)), (n, presets)
+    with pytest.raises(ValueError, match="depth >= 2"):
+        cm.nest_source(1)
+    assert cm.nest_source(5).count("while f") == 3
+    src = cm.batch_source((5, 6), True)
+    assert "prange" in src and "_nest_5(" in src and "_nest_6(" in src
 
 
 @pytest.mark.parametrize("n", [11, 12, 13])
