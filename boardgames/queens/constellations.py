@@ -364,7 +364,8 @@ def count_constellations_stack(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
 @njit(cache=True, nogil=True)
 def task_depths(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
     """How many free rows each task leaves below its presets (-1: its presets do not
-    fit); :func:`count_constellations` counts each depth with its own kernel."""
+    fit): each depth has its own nest (:func:`nest_source`); :func:`depths_of` says
+    which depths N's tasks have."""
     out = np.empty(tasks.shape[0], np.int64)
     rows = np.empty(n, np.int64)
     attacked = np.empty(n, np.int64)
@@ -488,7 +489,9 @@ def nest_kernel(depths: tuple[int, ...] | int, parallel: bool = False) -> Any:
 
 def _count(n: int, tasks: Tasks, parallel: bool) -> npt.NDArray[np.int64]:
     tasks = np.ascontiguousarray(tasks, dtype=np.int64)
-    depths = {int(d) for d in np.unique(task_depths(n, tasks)) if d >= NEST_MIN}
+    # the depths that tasks with these many presets can have, not only those in this
+    # batch: every batch of a count then uses the one kernel that warm_up compiled
+    depths = {d for p in np.unique(tasks[:, PRESET] & 15).tolist() for d in depths_of(n, p)}
     if not depths:
         return count_constellations_stack(n, tasks)  # type: ignore[no-any-return]
     return nest_kernel(tuple(depths), parallel)(n, tasks)  # type: ignore[no-any-return]
@@ -511,7 +514,8 @@ def count_constellations_parallel(n: int, tasks: Tasks) -> npt.NDArray[np.int64]
 def depths_of(n: int, presets: int | None = None) -> list[int]:
     """The depths of N's tasks with ``presets`` preset queens (default
     :func:`preset_queens`): the inner rows less the left and right queens' rows (one of
-    them when a corner holds a queen) and the presets."""
+    them when a corner holds a queen) and the presets; those of at least
+    :data:`NEST_MIN`, the ones with a nest."""
     p = preset_queens(n) if presets is None else presets
     return sorted({d for d in (n - 4 - p, n - 3 - p) if d >= NEST_MIN})
 
@@ -670,7 +674,7 @@ def warm_up(n: int | None = None, presets: int | None = None, parallel: bool = F
         tasks = constellation_tasks(8, 1)
         more, _ = expand_constellations(8, tasks, 1)
         count_constellations_stack(8, more)
-        count_constellations(8, more)
+        task_depths(8, more)
         _warm = True
     depths = tuple(depths_of(n, presets)) if n is not None else ()
     for p in (False, True) if parallel else (False,):

@@ -340,3 +340,16 @@ def test_progress_reaches_the_end(method: str) -> None:
     assert result.subtasks == len(cm.constellation_tasks(13))
     if method == "constellations":
         assert result.workers == 1
+
+
+def test_every_batch_of_a_count_uses_the_kernel_warm_up_made() -> None:
+    # batches of one depth and of both use the same kernel: no compiling inside a count
+    n = 12
+    cm.warm_up(n, parallel=True)
+    made = {k for k in vars(cm) if k.startswith("_count_nests_")}
+    tasks = cm.constellation_tasks(n)
+    depths = cm.task_depths(n, tasks)
+    for pick in (depths == depths.min(), depths == depths.max(), slice(0, 2)):
+        cm.count_constellations(n, tasks[pick])
+        cm.count_constellations_parallel(n, tasks[pick])
+    assert {k for k in vars(cm) if k.startswith("_count_nests_")} == made
