@@ -28,7 +28,7 @@ the search could look ahead. Columns 0 and N-1 and the top and bottom queens' co
 never tried. Each depth (free rows below the presets) is searched by nested loops of
 its own (:func:`nest_source`), generated and compiled on first use, the masks of every
 level in registers. Together with the symmetry (about one border in eight is searched)
-this counts about 3x as fast as the plain mirror-halved C counter at N = 16 and 17 on
+this counts 2.9-3.0x as fast as the plain mirror-halved C counter at N = 16 and 17 on
 one thread (benchmarks/queens_bench.py, benchmarks/results/queens_constellations.json).
 Pre-placing more lines (the second ring of Q27) only adds search nodes here, on a CPU.
 
@@ -391,7 +391,7 @@ def nest_source(depth: int) -> str:
     Why nests: the stack search (:func:`_complete`) reads and writes each level's masks
     in memory and takes a data-dependent branch to go up; a nest keeps the masks in
     registers and goes up by leaving a loop, like a recursive C counter, and counts
-    about 11% faster (benchmarks/queens_bench.py). The last-but-one row has at most two
+    9-12% faster (benchmarks/queens_bench.py). The last-but-one row has at most two
     free squares (two columns are left), so its loop is written out: each of them is a
     solution when the last row keeps a free square.
     """
