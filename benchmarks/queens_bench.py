@@ -301,7 +301,7 @@ def task_times(n: int, out_dir: Path) -> Path:
 
     from boardgames.queens import constellations
 
-    constellations.warm_up()
+    constellations.warm_up(n)
     tasks = constellations.constellation_tasks(n)
     seconds = np.empty(len(tasks))
     counts = np.empty(len(tasks), np.int64)

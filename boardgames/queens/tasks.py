@@ -192,7 +192,7 @@ def estimate(n: int, seconds: float = SAMPLE_SECONDS) -> Estimate:
     from boardgames.queens import constellations
 
     m = min(n, SAMPLE_MAX_N)
-    constellations.warm_up()
+    constellations.warm_up(m)  # the nests of N = m too: not in the timing
     rows = constellations.constellation_tasks(m)
     order = np.random.default_rng(SEED + m).permutation(len(rows))
     done = size = 0

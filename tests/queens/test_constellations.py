@@ -353,3 +353,22 @@ def test_every_batch_of_a_count_uses_the_kernel_warm_up_made() -> None:
         cm.count_constellations(n, tasks[pick])
         cm.count_constellations_parallel(n, tasks[pick])
     assert {k for k in vars(cm) if k.startswith("_count_nests_")} == made
+
+
+def test_the_duration_estimate_compiles_its_nests_before_it_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # on a cold cache the first timed call compiled N = 18's nests: one task was sampled
+    # and N = 20 was estimated at 45 days
+    from boardgames.queens import tasks as queens_tasks
+
+    ready = []
+    real = cm.count_constellations
+
+    def spy(n: int, rows: np.ndarray) -> np.ndarray:
+        ready.append((tuple(cm.depths_of(n)), False) in cm._warm_depths)
+        return real(n, rows)
+
+    monkeypatch.setattr(cm, "count_constellations", spy)
+    estimate = queens_tasks.estimate(13, seconds=0.05)
+    assert ready and all(ready) and estimate.at_n == 13 and estimate.sampled >= 1
