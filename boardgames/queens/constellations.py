@@ -46,6 +46,7 @@ This module imports numba: import it only where a count runs.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -464,6 +465,9 @@ def _batch_name(depths: tuple[int, ...], parallel: bool) -> str:
     return "_count_nests_" + "_".join(map(str, depths)) + ("_parallel" if parallel else "")
 
 
+_defining = threading.Lock()
+
+
 def _define(source: str) -> None:
     """Run generated kernel source in this module, as if written in this file: numba
     caches its kernels on disk like the others, and the cache follows this file."""
@@ -479,11 +483,13 @@ def nest_kernel(depths: tuple[int, ...] | int, parallel: bool = False) -> Any:
     name = _batch_name(key, parallel)
     kernel = globals().get(name)
     if kernel is None:
-        for depth in key:
-            if f"_nest_{depth}" not in globals():
-                _define(nest_source(depth))
-        _define(batch_source(key, parallel))
-        kernel = globals()[name]
+        with _defining:  # worker threads may ask for the same kernel at once
+            for depth in key:
+                if f"_nest_{depth}" not in globals():
+                    _define(nest_source(depth))
+            if name not in globals():
+                _define(batch_source(key, parallel))
+            kernel = globals()[name]
     return kernel
 
 
