@@ -680,7 +680,6 @@ def warm_up(n: int | None = None, presets: int | None = None, parallel: bool = F
         tasks = constellation_tasks(8, 1)
         more, _ = expand_constellations(8, tasks, 1)
         count_constellations_stack(8, more)
-        task_depths(8, more)
         _warm = True
     depths = tuple(depths_of(n, presets)) if n is not None else ()
     for p in (False, True) if parallel else (False,):
