@@ -33,11 +33,11 @@ The start constellations (issue 15) have a section of their own, at --constellat
 (default 16 and 17), rounds interleaved in the same way: the C counter (both plain builds,
 the faster per round), ``constellations`` on one thread and ``constellations-parallel``
 on --workers threads (default 2), each with wall and CPU time, the ratios to C and the
-parallel speed-up; ``stack-kernel``, the stack search that counted before the nested
-loops (:func:`count_constellations_stack` on the same tasks, the kernel alone, one
-thread), for the nests' gain; the constellation kernels' own JIT times (cold cache, the
-nests of the measured N included, then loaded) and
-the load average during the run. It writes benchmarks/results/queens_constellations.json.
+parallel speed-up; ``stack-kernel``, the plain stack search with branches, one task at
+a time (:func:`count_constellations_stack` on the same tasks, the kernel alone, one
+thread), for the two branch-free lanes' gain; the constellation kernels' own JIT times
+(cold cache, the parallel kernel included, then loaded) and the load average during
+the run. It writes benchmarks/results/queens_constellations.json.
 ``--task-times N ...`` times every start constellation of N alone on one thread
 (``constellation_tasks(N)`` rows, in their order) and writes
 benchmarks/results/queens_constellation_tasks_N<N>.json: the per-task seconds and
@@ -144,8 +144,8 @@ def jit_times() -> dict[str, float]:
 
 def constellation_jit_times(sizes: list[int]) -> dict[str, float]:
     """Seconds to compile the constellation kernels with an empty cache (the other kernels
-    loaded first, not in the time), the nests of every N in ``sizes`` (one thread and
-    prange) too, then to load them from that cache."""
+    loaded first, not in the time), one thread and prange, then to load them from that
+    cache (``sizes``: the N whose counts load them, as ``queens count`` does)."""
     code = (
         "import time, json; from boardgames.queens import kernels; kernels.warm_up(); "
         "t0 = time.perf_counter(); from boardgames.queens import constellations; "
@@ -209,7 +209,7 @@ def run_py_workers(n: int, method: str, workers: int | None) -> tuple[int, float
 
 def run_stack_kernel(n: int, tasks: object) -> tuple[int, float, float]:
     """(count, wall, CPU seconds) of the stack search alone on the start constellations,
-    one thread: what ``constellations`` counted with before the nests (issue 15)."""
+    one thread: the reference the lanes of ``constellations`` are tested against."""
     from boardgames.queens import constellations as cm
 
     c0, t0 = time.process_time(), time.perf_counter()
@@ -301,7 +301,7 @@ def task_times(n: int, out_dir: Path) -> Path:
 
     from boardgames.queens import constellations
 
-    constellations.warm_up(n)
+    constellations.warm_up()
     tasks = constellations.constellation_tasks(n)
     seconds = np.empty(len(tasks))
     counts = np.empty(len(tasks), np.int64)

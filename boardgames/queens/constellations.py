@@ -25,16 +25,17 @@ squares that the border queens attack in each inner row (their columns, and both
 diagonals, also the ones that reach up from the queens still *below* the row) are put in a
 per-row mask, so that a queen further down prunes the search from the top row on, as if
 the search could look ahead. Columns 0 and N-1 and the top and bottom queens' columns are
-never tried. Each depth (free rows below the presets) is searched by nested loops of
-its own (:func:`nest_source`), generated and compiled on first use, the masks of every
-level in registers. Together with the symmetry (about one border in eight is searched)
-this counts 2.9-3.0x as fast as the plain mirror-halved C counter at N = 16 and 17 on
-one thread (benchmarks/queens_bench.py, benchmarks/results/queens_constellations.json).
+never tried. The search itself has no data-dependent branch, and two tasks are
+searched at once, step by step in turn (:func:`_count_range`), so that the processor
+works on one while waiting on the other. Together with the symmetry (about one border
+in eight is searched) this counts FIGURES as fast as the plain mirror-halved C counter
+at N = 16 and 17 on one thread (benchmarks/queens_bench.py,
+benchmarks/results/queens_constellations.json).
 Pre-placing more lines (the second ring of Q27) only adds search nodes here, on a CPU.
 
 Tasks are rows of a 2-D int64 array, :data:`TASK_COLUMNS` wide (see
 :func:`constellation_tasks`); the kernels take nothing but ints and int64 arrays, so a
-worker process only needs to import this module (it makes the nests it needs).
+worker process only needs to import this module.
 
 Fundamental counts come from Burnside's lemma in :mod:`boardgames.queens.counting` (the
 total from here plus the jitted counts of the solutions fixed by the 90° and 180°
@@ -46,13 +47,13 @@ This module imports numba: import it only where a count runs.
 
 from __future__ import annotations
 
-import threading
 import time
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange  # noqa: F401 (prange: in the nests' source)
+from numba import njit, prange
+
+from boardgames.core.bits import top_bit
 
 Tasks = npt.NDArray[np.int64]
 
@@ -302,10 +303,11 @@ def _start(n: int, task, rows, attacked, gap, nxt) -> tuple[int, int, int, int, 
 @njit(cache=True, nogil=True)
 def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
     """Completions of one task by a depth-first search over its free rows with an
-    explicit stack: any depth (the nests of :func:`nest_source` are faster, one per
-    depth). Level ``d`` is the ``d``-th free row below the presets (:func:`_start`). A
-    child whose next row has no free square is not pushed; on the last free row a free
-    square is a solution (one column is left by then).
+    explicit stack and branches, one task at a time: the reference that the lanes of
+    :func:`count_constellations` are tested against, and 1.5-1.7x slower. Level ``d``
+    is the ``d``-th free row below the presets (:func:`_start`). A child whose next row
+    has no free square is not pushed; on the last free row a free square is a solution
+    (one column is left by then).
     """
     levels, c0, l0, r0, free0 = _start(n, task, rows, attacked, gap, nxt)
     if levels <= 1:
@@ -346,8 +348,8 @@ def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
 
 @njit(cache=True, nogil=True)
 def count_constellations_stack(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
-    """:func:`count_constellations` by the stack search alone (any depth; the reference
-    that the nests are tested against)."""
+    """:func:`count_constellations` by the stack search of :func:`_complete` (the
+    reference)."""
     out = np.zeros(tasks.shape[0], np.int64)
     rows = np.empty(n, np.int64)
     attacked = np.empty(n, np.int64)
@@ -362,168 +364,150 @@ def count_constellations_stack(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
     return out
 
 
+# --- the lanes: branch-free steps, two searches at once -------------------------------------
+
+ROW = 8
+"""int64 slots per level of a lane's stack: the inner queens' columns and both diagonals
+seen from the level's row (:data:`SC`, :data:`SL`, :data:`SR`), its untried free squares
+(:data:`SF`), the gap to the next level's row (:data:`SG`), the next row's squares that
+no border queen attacks (:data:`SN`), and the steps taken on the level (:data:`SK`)."""
+SC, SL, SR, SF, SG, SN, SK = range(7)
+LANE = 64 * ROW
+"""int64s of one lane: a level per row of a board (N < 64)."""
+
+
 @njit(cache=True, nogil=True)
-def task_depths(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
-    """How many free rows each task leaves below its presets (-1: its presets do not
-    fit): each depth has its own nest (:func:`nest_source`); :func:`depths_of` says
-    which depths N's tasks have."""
-    out = np.empty(tasks.shape[0], np.int64)
+def _step(w, o: int, d, live):  # type: ignore[no-untyped-def]
+    """One node of the lane at offset ``o`` of ``w``: try the lowest untried square of
+    level ``d``, write the child level (always: a slot above the top is never read
+    before it is written), and go to the child if its row has a free square, else to the
+    deepest level with untried squares left. ``live`` has bit ``k`` set for each level
+    ``k`` that has; the lane is done when it is 0. No data-dependent branch: the next
+    level is a ``cmov`` of the child and the highest bit of ``live`` (:func:`top_bit`).
+    Return ``(d, live)``."""
+    p = d * np.uint64(ROW) + np.uint64(o)
+    f = w[p + np.uint64(SF)]
+    b = f & -f
+    rest = f & (f - 1)
+    w[p + np.uint64(SF)] = rest
+    kept = live ^ (np.uint64(rest == 0) << d)
+    up = top_bit(kept)  # computed beside the child, off the longest chain
+    g = w[p + np.uint64(SG)]
+    c = w[p + np.uint64(SC)] | b
+    ln = (w[p + np.uint64(SL)] | b) << g
+    rn = (w[p + np.uint64(SR)] | b) >> g
+    nf = w[p + np.uint64(SN)] & ~(c | ln | rn)
+    q = p + np.uint64(ROW)
+    w[q + np.uint64(SC)] = c
+    w[q + np.uint64(SL)] = ln
+    w[q + np.uint64(SR)] = rn
+    w[q + np.uint64(SF)] = nf
+    w[p + np.uint64(SK)] += 1
+    child = d + np.uint64(1)
+    live = kept | (np.uint64(nf != 0) << child)
+    return (child if nf != 0 else up), live
+
+
+@njit(cache=True, nogil=True)
+def _load(n: int, tasks, i: int, hi: int, out, w, o: int, rows, attacked, gap, nxt):  # type: ignore[no-untyped-def]
+    """Put the first task from ``i`` (below ``hi``) that needs a search into the lane at
+    offset ``o``, after settling in ``out`` the ones that need none (presets that do not
+    fit, fewer than two free rows, an empty first row). Return ``(next i, the task or -1,
+    live, the level whose steps are the solutions)``: the search pushes on from the last
+    free row to one level more, where a step is a solution."""
+    while i < hi:
+        levels, c0, l0, r0, f0 = _start(n, tasks[i], rows, attacked, gap, nxt)
+        if levels >= 2 and f0 != 0:
+            w[o + SC] = c0
+            w[o + SL] = l0
+            w[o + SR] = r0
+            w[o + SF] = f0
+            for k in range(levels):
+                more = k < levels - 1
+                w[o + ROW * k + SG] = gap[k] if more else 0
+                w[o + ROW * k + SN] = nxt[k] if more else 0  # the level of solutions
+                w[o + ROW * k + SK] = 0
+            return i + 1, i, np.uint64(1), levels - 1
+        out[i] = 1 if levels == 0 or (levels == 1 and f0 != 0) else 0
+        i += 1
+    return i, -1, np.uint64(0), 0
+
+
+@njit(cache=True, nogil=True)
+def _count_range(n: int, tasks: Tasks, lo: int, hi: int, out: npt.NDArray[np.int64]) -> None:
+    """Completions of ``tasks[lo:hi]`` into ``out``, by two lanes stepped in turn.
+
+    Why two lanes. A depth-first search spends most of its time on mispredicted
+    branches (whether a child has a free square, whether a level is done) or, written
+    without branches, waiting on its own chain of results (load, shift, test, next
+    level). Two independent searches in one loop, each without branches, fill each
+    other's waits: 1.7x the speed of nested loops (a search per task, the masks in
+    registers) on one core, measured here at N = 15. A third lane was no faster (by then
+    the loop is bound by the instructions it issues). Each lane takes the next task when
+    its own is done."""
+    w = np.zeros(2 * LANE, np.int64)
     rows = np.empty(n, np.int64)
     attacked = np.empty(n, np.int64)
     gap = np.empty(n, np.int64)
     nxt = np.empty(n, np.int64)
-    for i in range(tasks.shape[0]):
-        out[i] = _start(n, tasks[i], rows, attacked, gap, nxt)[0]
+    i, task0, live0, tgt0 = _load(n, tasks, lo, hi, out, w, 0, rows, attacked, gap, nxt)
+    i, task1, live1, tgt1 = _load(n, tasks, i, hi, out, w, LANE, rows, attacked, gap, nxt)
+    d0 = np.uint64(0)
+    d1 = np.uint64(0)
+    while live0 and live1:
+        while (live0 != 0) & (live1 != 0):  # one test: two branches here cost 20%
+            d0, live0 = _step(w, 0, d0, live0)
+            d1, live1 = _step(w, LANE, d1, live1)
+        if not live0:
+            out[task0] = w[ROW * tgt0 + SK]
+            i, task0, live0, tgt0 = _load(n, tasks, i, hi, out, w, 0, rows, attacked, gap, nxt)
+            d0 = np.uint64(0)
+        if not live1:
+            out[task1] = w[LANE + ROW * tgt1 + SK]
+            i, task1, live1, tgt1 = _load(n, tasks, i, hi, out, w, LANE, rows, attacked, gap, nxt)
+            d1 = np.uint64(0)
+    while live0:  # the tasks ran out: finish the other lane alone
+        d0, live0 = _step(w, 0, d0, live0)
+    if task0 >= 0:
+        out[task0] = w[ROW * tgt0 + SK]
+    while live1:
+        d1, live1 = _step(w, LANE, d1, live1)
+    if task1 >= 0:
+        out[task1] = w[LANE + ROW * tgt1 + SK]
+
+
+CHUNK = 16
+"""Tasks per ``prange`` iteration of :func:`count_constellations_parallel` (each
+iteration runs its own two lanes)."""
+
+
+@njit(cache=True, nogil=True)
+def _count_serial(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
+    out = np.zeros(tasks.shape[0], np.int64)
+    _count_range(n, tasks, 0, tasks.shape[0], out)
     return out
 
 
-# --- nested loops, one kernel per depth ------------------------------------------------------
-
-NEST_MIN = 2
-"""The smallest depth (free rows below the presets) counted by a nest; shallower tasks
-(and tasks whose presets do not fit) go to the stack search."""
-
-
-def nest_source(depth: int) -> str:
-    """Python source of ``_nest_<depth>``: the completions of one task of ``depth`` free
-    rows as ``depth - 1`` nested loops, one per free row but the last, each level's
-    masks in locals.
-
-    Why nests: the stack search (:func:`_complete`) reads and writes each level's masks
-    in memory and takes a data-dependent branch to go up; a nest keeps the masks in
-    registers and goes up by leaving a loop, like a recursive C counter, and counts
-    9-12% faster (benchmarks/queens_bench.py). The last-but-one row has at most two
-    free squares (two columns are left), so its loop is written out: each of them is a
-    solution when the last row keeps a free square.
-    """
-    if depth < NEST_MIN:
-        raise ValueError(f"nests need depth >= {NEST_MIN}, not {depth}")
-    last = depth - 2  # the level whose children are on the last free row
-    body = [
-        "@njit(cache=True, nogil=True)",
-        f"def _nest_{depth}(c0, l0, r0, f0, g, a):",
-    ]
-    for k in range(last + 1):
-        body.append(f"    g{k} = g[{k}]")
-        body.append(f"    a{k} = a[{k}]")
-    body.append("    count = 0")
-    ind = "    "
-    for k in range(last):
-        body += [
-            f"{ind}while f{k}:",
-            f"{ind}    b = f{k} & -f{k}",
-            f"{ind}    f{k} ^= b",
-            f"{ind}    c{k + 1} = c{k} | b",
-            f"{ind}    l{k + 1} = (l{k} | b) << g{k}",
-            f"{ind}    r{k + 1} = (r{k} | b) >> g{k}",
-            f"{ind}    f{k + 1} = a{k} & ~(c{k + 1} | l{k + 1} | r{k + 1})",
-        ]
-        ind += "    "
-    k = last
-    body += [f"{ind}x = f{k} & -f{k}", f"{ind}y = f{k} ^ x"]
-    for v in "xy":
-        body.append(
-            f"{ind}count += ((a{k} & ~(c{k} | {v} | ((l{k} | {v}) << g{k}) "
-            f"| ((r{k} | {v}) >> g{k}))) != 0) & ({v} != 0)"
-        )
-    body.append("    return count")
-    return "\n".join(body) + "\n"
-
-
-def batch_source(depths: tuple[int, ...], parallel: bool) -> str:
-    """Python source of the batch kernel for tasks of these depths (each by its nest, any
-    other task by the stack search), its tasks spread over numba's threads by ``prange``
-    when ``parallel``: one kernel for all of a count's depths, so that one ``prange``
-    balances them all."""
-    name = _batch_name(depths, parallel)
-    alloc = "w = np.empty((8, n), np.int64)"  # rows, attacked, gap, nxt; the stack
-    body = [
-        "@njit(cache=True, parallel=True)" if parallel else "@njit(cache=True, nogil=True)",
-        f"def {name}(n, tasks):",
-        "    out = np.zeros(tasks.shape[0], np.int64)",
-        *([] if parallel else [f"    {alloc}"]),
-        f"    for i in {'prange' if parallel else 'range'}(tasks.shape[0]):",
-        *([f"        {alloc}"] if parallel else []),
-        "        levels, c0, l0, r0, f0 = _start(n, tasks[i], w[0], w[1], w[2], w[3])",
-    ]
-    for j, depth in enumerate(depths):
-        body += [
-            f"        {'if' if j == 0 else 'elif'} levels == {depth}:",
-            f"            out[i] = _nest_{depth}(c0, l0, r0, f0, w[2], w[3])",
-        ]
-    body += [
-        "        else:",
-        "            out[i] = _complete(",
-        "                n, tasks[i], w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]",
-        "            )",
-        "    return out",
-    ]
-    return "\n".join(body) + "\n"
-
-
-def _batch_name(depths: tuple[int, ...], parallel: bool) -> str:
-    return "_count_nests_" + "_".join(map(str, depths)) + ("_parallel" if parallel else "")
-
-
-_defining = threading.Lock()
-
-
-def _define(source: str) -> None:
-    """Run generated kernel source in this module, as if written in this file: numba
-    caches its kernels on disk like the others, and the cache follows this file."""
-    exec(compile(source, __file__, "exec"), globals())
-
-
-def nest_kernel(depths: tuple[int, ...] | int, parallel: bool = False) -> Any:
-    """The batch kernel ``kernel(n, tasks) -> counts`` that counts tasks of ``depths``
-    (free rows below the presets, each at least :data:`NEST_MIN`) by their nests
-    (:func:`nest_source`, :func:`batch_source`): made once per process, compiled on
-    first use, then cached on disk."""
-    key = (depths,) if isinstance(depths, int) else tuple(sorted(set(depths)))
-    name = _batch_name(key, parallel)
-    kernel = globals().get(name)
-    if kernel is None:
-        with _defining:  # worker threads may ask for the same kernel at once
-            for depth in key:
-                if f"_nest_{depth}" not in globals():
-                    _define(nest_source(depth))
-            if name not in globals():
-                _define(batch_source(key, parallel))
-            kernel = globals()[name]
-    return kernel
-
-
-def _count(n: int, tasks: Tasks, parallel: bool) -> npt.NDArray[np.int64]:
-    tasks = np.ascontiguousarray(tasks, dtype=np.int64)
-    # the depths that tasks with these many presets can have, not only those in this
-    # batch: every batch of a count then uses the one kernel that warm_up compiled
-    depths = {d for p in np.unique(tasks[:, PRESET] & 15).tolist() for d in depths_of(n, p)}
-    if not depths:
-        return count_constellations_stack(n, tasks)  # type: ignore[no-any-return]
-    return nest_kernel(tuple(depths), parallel)(n, tasks)  # type: ignore[no-any-return]
+@njit(cache=True, parallel=True)
+def _count_parallel(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
+    t = tasks.shape[0]
+    out = np.zeros(t, np.int64)
+    for k in prange((t + CHUNK - 1) // CHUNK):
+        _count_range(n, tasks, k * CHUNK, min(t, (k + 1) * CHUNK), out)
+    return out
 
 
 def count_constellations(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
     """Completions of each task (rows of :func:`constellation_tasks`), unweighted, one
     after another on this thread: the total is ``(counts * tasks[:, WEIGHT]).sum()``.
-    Each depth (free rows below the presets) has its own nest (:func:`nest_kernel`),
-    compiled on first use; the kernels release the GIL."""
-    return _count(n, tasks, False)
+    The kernel releases the GIL."""
+    return _count_serial(n, np.ascontiguousarray(tasks, dtype=np.int64))  # type: ignore[no-any-return]
 
 
 def count_constellations_parallel(n: int, tasks: Tasks) -> npt.NDArray[np.int64]:
-    """:func:`count_constellations` with the tasks spread over numba's threads (the same
-    counts, task by task)."""
-    return _count(n, tasks, True)
-
-
-def depths_of(n: int, presets: int | None = None) -> list[int]:
-    """The depths of N's tasks with ``presets`` preset queens (default
-    :func:`preset_queens`): the inner rows less the left and right queens' rows (one of
-    them when a corner holds a queen) and the presets; those of at least
-    :data:`NEST_MIN`, the ones with a nest."""
-    p = preset_queens(n) if presets is None else presets
-    return sorted({d for d in (n - 4 - p, n - 3 - p) if d >= NEST_MIN})
+    """:func:`count_constellations` with the tasks spread over numba's threads in
+    chunks of :data:`CHUNK` (the same counts, task by task)."""
+    return _count_parallel(n, np.ascontiguousarray(tasks, dtype=np.int64))  # type: ignore[no-any-return]
 
 
 # --- tasks: borders with preset queens ---------------------------------------------------------
@@ -665,25 +649,18 @@ def unpack_preset(packed: int) -> list[int]:
     return [(packed >> (4 + PRESET_BITS * j)) & 63 for j in range(packed & 15)]
 
 
-_warm = False
-_warm_depths: set[tuple[tuple[int, ...], bool]] = set()
+_warm: set[bool] = set()
 
 
-def warm_up(n: int | None = None, presets: int | None = None, parallel: bool = False) -> float:
+def warm_up(parallel: bool = False) -> float:
     """Compile (or load from the cache) the constellation kernels on a tiny board, once
-    per process, and with ``n`` the nests that N's tasks with ``presets`` preset queens
-    use (:func:`depths_of`; the ``prange`` ones too when ``parallel``); return the
-    seconds it took (0 when already done)."""
-    global _warm
+    per process, the ``prange`` one too when ``parallel``; return the seconds it took (0
+    when already done)."""
     t0 = time.perf_counter()
-    if not _warm:
-        tasks = constellation_tasks(8, 1)
-        more, _ = expand_constellations(8, tasks, 1)
-        count_constellations_stack(8, more)
-        _warm = True
-    depths = tuple(depths_of(n, presets)) if n is not None else ()
     for p in (False, True) if parallel else (False,):
-        if depths and (depths, p) not in _warm_depths:
-            nest_kernel(depths, p)(MIN_N, constellation_tasks(MIN_N, 0)[:0])  # compiles
-            _warm_depths.add((depths, p))
+        if p not in _warm:
+            tasks, _ = expand_constellations(8, constellation_tasks(8, 1), 1)
+            count_constellations_stack(8, tasks)
+            (count_constellations_parallel if p else count_constellations)(8, tasks)
+            _warm.add(p)
     return time.perf_counter() - t0

@@ -146,18 +146,15 @@ class Interrupted(Stopped):
 
 def load_kernels(method: str, workers: int | None = None, n: int | None = None) -> tuple[Any, int]:
     """Import (and if needed compile) the jitted kernels, the constellations' too (with
-    ``n``, the nests that a constellation count of N uses); return the kernels module
-    and the number of threads ``method`` will use. Compiling happens here, not inside
-    the timing."""
+    ``n`` and a parallel constellation method, their ``prange`` kernel); return the
+    kernels module and the number of threads ``method`` will use. Compiling happens
+    here, not inside the timing."""
     from boardgames.queens import constellations, kernels
 
     used = kernels.set_workers(workers) if method in PARALLEL_METHODS else 1
     kernels.warm_up()
-    if n is not None and method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N:
-        presets = constellations.preset_queens(n) + constellation_split(n)
-        constellations.warm_up(n, presets, method in PARALLEL_METHODS)
-    else:
-        constellations.warm_up()
+    counts = n is not None and method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N
+    constellations.warm_up(parallel=counts and method in PARALLEL_METHODS)
     return kernels, used
 
 

@@ -86,11 +86,12 @@ def count_task(n: int, kind: str, rows: Any) -> int:
 
 
 def warm(n: int) -> float:
-    """Run on each worker before a count: load (or compile) the kernels; seconds taken."""
+    """Run on each worker before a count of N: load (or compile) the kernels (the same
+    for every N today); seconds taken."""
     t = time.perf_counter()
     from boardgames.queens import constellations, kernels
 
-    constellations.warm_up(n)
+    constellations.warm_up()
     kernels.warm_up()
     return time.perf_counter() - t
 
@@ -192,7 +193,7 @@ def estimate(n: int, seconds: float = SAMPLE_SECONDS) -> Estimate:
     from boardgames.queens import constellations
 
     m = min(n, SAMPLE_MAX_N)
-    constellations.warm_up(m)  # the nests of N = m too: not in the timing
+    constellations.warm_up()  # compiling is not in the timing
     rows = constellations.constellation_tasks(m)
     order = np.random.default_rng(SEED + m).permutation(len(rows))
     done = size = 0

@@ -192,39 +192,35 @@ def test_kernel_equals_python_on_every_task(n: int) -> None:
 
 
 @pytest.mark.parametrize("n", range(11, 15))
-def test_nests_equal_the_stack_search_on_every_task(n: int) -> None:
+def test_lanes_equal_the_stack_search_on_every_task(n: int) -> None:
     for presets in (0, 1, 2, 3):
         tasks = cm.constellation_tasks(n, presets)
-        assert np.array_equal(
-            cm.count_constellations(n, tasks), cm.count_constellations_stack(n, tasks)
-        ), (n, presets)
+        want = cm.count_constellations_stack(n, tasks)
+        assert np.array_equal(cm.count_constellations(n, tasks), want), (n, presets)
+        assert np.array_equal(cm.count_constellations_parallel(n, tasks), want), (n, presets)
 
 
-def test_each_depth_has_its_own_nest_and_a_mixed_batch_keeps_its_order() -> None:
+def test_lanes_keep_each_tasks_count_in_batches_of_any_size_and_mix() -> None:
+    # two lanes take tasks in turn and the last one finishes alone: every batch size,
+    # tasks of every depth shuffled, and tasks that need no search (presets that do not
+    # fit, no free row left) among them
     n = 12
-    tasks = np.concatenate([cm.constellation_tasks(n, p) for p in (0, 1, 2, 4)])
+    tasks = np.concatenate([cm.constellation_tasks(n, p) for p in (0, 1, 2, 4, 8)])
+    bad = cm.constellation_tasks(n, 1)[:5].copy()
+    bad[:, cm.PRESET] = cm.pack_preset([bad[0, cm.TOP]])  # under the top queen: attacked
+    tasks = np.concatenate([tasks, bad])
     tasks = tasks[np.random.default_rng(7).permutation(len(tasks))]
-    depths = cm.task_depths(n, tasks)
-    assert set(depths.tolist()) == {d for p in (0, 1, 2, 4) for d in cm.depths_of(n, p)}
     want = cm.count_constellations_stack(n, tasks)
+    assert (want[-5:] >= 0).all() and 0 in want and 1 in want
+    for size in (0, 1, 2, 3, cm.CHUNK - 1, cm.CHUNK + 1, 3 * cm.CHUNK + 5):
+        for start in (0, 11):
+            part = tasks[start : start + size]
+            assert np.array_equal(cm.count_constellations(n, part), want[start : start + size])
+            assert np.array_equal(
+                cm.count_constellations_parallel(n, part), want[start : start + size]
+            )
     assert np.array_equal(cm.count_constellations(n, tasks), want)
-    assert np.array_equal(cm.count_constellations_parallel(n, tasks), want)
-    # a kernel given tasks of other depths counts them by the stack search
-    assert np.array_equal(cm.nest_kernel(int(depths[0]))(n, tasks), want)
-    assert np.array_equal(cm.nest_kernel((int(depths[0]),), True)(n, tasks), want)
-
-
-def test_depths_of_says_which_nests_a_count_uses() -> None:
-    for n in range(6, 17):
-        for presets in (0, 1, 2):
-            depths = cm.task_depths(n, cm.constellation_tasks(n, presets))
-            nested = {d for d in depths.tolist() if d >= cm.NEST_MIN}
-            assert nested == set(cm.depths_of(n, presets)), (n, presets)
-    with pytest.raises(ValueError, match="depth >= 2"):
-        cm.nest_source(1)
-    assert cm.nest_source(5).count("while f") == 3
-    src = cm.batch_source((5, 6), True)
-    assert "prange" in src and "_nest_5(" in src and "_nest_6(" in src
+    assert np.array_equal(cm.count_constellations_parallel(n, tasks[::3]), want[::3])
 
 
 @pytest.mark.parametrize("n", [11, 12, 13])
@@ -342,31 +338,31 @@ def test_progress_reaches_the_end(method: str) -> None:
         assert result.workers == 1
 
 
-def test_every_batch_of_a_count_uses_the_kernel_warm_up_made() -> None:
-    # batches of one depth and of both use the same kernel: no compiling inside a count
-    n = 12
-    cm.warm_up(n, parallel=True)
-    made = {k for k in vars(cm) if k.startswith("_count_nests_")}
-    tasks = cm.constellation_tasks(n)
-    depths = cm.task_depths(n, tasks)
-    for pick in (depths == depths.min(), depths == depths.max(), slice(0, 2)):
-        cm.count_constellations(n, tasks[pick])
-        cm.count_constellations_parallel(n, tasks[pick])
-    assert {k for k in vars(cm) if k.startswith("_count_nests_")} == made
+def test_counts_after_warm_up_compile_nothing() -> None:
+    # one kernel for every N, preset count and batch: warm_up compiled all a count needs
+    cm.warm_up(parallel=True)
+    kernels = (cm._count_serial, cm._count_parallel, cm.count_constellations_stack)
+    before = [len(k.signatures) for k in kernels]
+    for n, presets in ((9, 0), (12, 1), (13, 3)):
+        tasks = cm.constellation_tasks(n, presets)
+        for part in (tasks, tasks[::2], tasks[:1], tasks[:, :].T.T):
+            cm.count_constellations(n, part)
+            cm.count_constellations_parallel(n, part)
+    assert [len(k.signatures) for k in kernels] == before
 
 
-def test_the_duration_estimate_compiles_its_nests_before_it_times(
+def test_the_duration_estimate_compiles_its_kernels_before_it_times(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # on a cold cache the first timed call compiled N = 18's nests: one task was sampled
-    # and N = 20 was estimated at 45 days
+    # when the kernels compiled inside the first timed call (cold cache), one task was
+    # sampled and N = 20 was estimated at 45 days
     from boardgames.queens import tasks as queens_tasks
 
     ready = []
     real = cm.count_constellations
 
     def spy(n: int, rows: np.ndarray) -> np.ndarray:
-        ready.append((tuple(cm.depths_of(n)), False) in cm._warm_depths)
+        ready.append(False in cm._warm)
         return real(n, rows)
 
     monkeypatch.setattr(cm, "count_constellations", spy)
