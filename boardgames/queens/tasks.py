@@ -38,16 +38,16 @@ MIN_TASK_SECONDS = 0.1
 is a few milliseconds)."""
 SEED = 2027
 REFERENCE_N = 17
-REFERENCE_SECONDS = 12.0
-"""One core of the reference machine (2-core AMD EPYC VM) counted N = 17 by constellations
-in about this time (11.9 s) with the first constellation kernel; other N scale with their
-number of solutions and :data:`GROWTH_PER_N`. The two-lane kernel since counts about 1.5x
-as fast as that one (the stack search, same run: benchmarks/results/
-queens_constellations.json), so a task takes about 2 s, not :data:`TASK_SECONDS`; the
-model is kept as it was because the chunking, and so every checkpoint, follows from it."""
-GROWTH_PER_N = 1.13
-"""The time per solution grows by about this factor from N to N + 1 (N = 17 to 18: 7.84x
-the time for 6.95x the solutions, benchmarks/results/queens_constellation_tasks_N1*.json)."""
+REFERENCE_SECONDS = 5.6
+"""One core of the reference machine counts N = 17 by constellations in about this time
+(5.47-5.66 s with the two-lane kernel, Intel Xeon @ 2.50GHz, 2026-11-26;
+benchmarks/results/queens_constellations.json: 5.56 s); other N scale with their number
+of solutions and :data:`GROWTH_PER_N`. (It was 12 s with the first kernel: tasks of the
+same size then took twice as long, and 512 simulated workers were only 64% busy at
+N = 21 with this kernel until the model followed it, benchmarks/cluster_bench.py.)"""
+GROWTH_PER_N = 1.09
+"""The time per solution grows by about this factor from N to N + 1 (N = 17 to 18: 7.6x
+the time for 6.95x the solutions, one thread, two alternated rounds, 2026-11-26)."""
 ROTATION_CHUNKS = 16
 """Tasks of each rotation-fixed count (a small part of the work)."""
 
