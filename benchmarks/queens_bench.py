@@ -483,9 +483,12 @@ def main() -> None:
 
 def run_constellations(args: argparse.Namespace) -> None:
     """The constellation section: JIT times, then the interleaved rounds; writes JSON."""
+    from boardgames.queens import constellations
     from boardgames.queens.counting import load_kernels
 
     load_kernels("constellations-parallel", args.workers)
+    # the stack-kernel row's kernel too (counts never use it, so load_kernels does not)
+    constellations.count_constellations_stack(8, constellations.constellation_tasks(8))
     report: dict[str, object] = {
         "machine": cpu_model(),
         "cores": os.cpu_count() or 1,

@@ -301,6 +301,14 @@ def _start(n: int, task, rows, attacked, gap, nxt) -> tuple[int, int, int, int, 
 
 
 @njit(cache=True, nogil=True)
+def _unsearched(levels: int, free0: int) -> int:
+    """Completions of a task with fewer than two free rows (``levels`` and ``free0`` from
+    :func:`_start`): 1 if its presets fill every row (0 levels) or its one free row has a
+    free square, else 0 (its presets do not fit: -1)."""
+    return 1 if levels == 0 or (levels == 1 and free0 != 0) else 0
+
+
+@njit(cache=True, nogil=True)
 def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
     """Completions of one task by a depth-first search over its free rows with an
     explicit stack and branches, one task at a time: the reference that the lanes of
@@ -311,7 +319,7 @@ def _complete(n: int, task, rows, attacked, gap, nxt, sc, sl, sr, sf) -> int:
     """
     levels, c0, l0, r0, free0 = _start(n, task, rows, attacked, gap, nxt)
     if levels <= 1:
-        return 1 if levels == 0 or (levels == 1 and free0 != 0) else 0
+        return _unsearched(levels, free0)
     last = levels - 2  # the level whose children are on the last free row
     sc[0] = c0
     sl[0] = l0
@@ -428,9 +436,19 @@ def _load(n: int, tasks, i: int, hi: int, out, w, o: int, rows, attacked, gap, n
                 w[o + ROW * k + SN] = nxt[k] if more else 0  # the level of solutions
                 w[o + ROW * k + SK] = 0
             return i + 1, i, np.uint64(1), levels - 1
-        out[i] = 1 if levels == 0 or (levels == 1 and f0 != 0) else 0
+        out[i] = _unsearched(levels, f0)  # 0 for levels >= 2 with no free square
         i += 1
     return i, -1, np.uint64(0), 0
+
+
+@njit(cache=True, nogil=True)
+def _finish(w, o: int, d, live, task: int, tgt: int, out) -> None:  # type: ignore[no-untyped-def]
+    """Step the lane at offset ``o`` to its end and put its task's count in ``out`` (no
+    task: -1)."""
+    while live:
+        d, live = _step(w, o, d, live)
+    if task >= 0:
+        out[task] = w[o + tgt * ROW + SK]
 
 
 @njit(cache=True, nogil=True)
@@ -459,21 +477,16 @@ def _count_range(n: int, tasks: Tasks, lo: int, hi: int, out: npt.NDArray[np.int
             d0, live0 = _step(w, 0, d0, live0)
             d1, live1 = _step(w, LANE, d1, live1)
         if not live0:
-            out[task0] = w[ROW * tgt0 + SK]
+            out[task0] = w[tgt0 * ROW + SK]
             i, task0, live0, tgt0 = _load(n, tasks, i, hi, out, w, 0, rows, attacked, gap, nxt)
             d0 = np.uint64(0)
         if not live1:
-            out[task1] = w[LANE + ROW * tgt1 + SK]
+            out[task1] = w[LANE + tgt1 * ROW + SK]
             i, task1, live1, tgt1 = _load(n, tasks, i, hi, out, w, LANE, rows, attacked, gap, nxt)
             d1 = np.uint64(0)
-    while live0:  # the tasks ran out: finish the other lane alone
-        d0, live0 = _step(w, 0, d0, live0)
-    if task0 >= 0:
-        out[task0] = w[ROW * tgt0 + SK]
-    while live1:
-        d1, live1 = _step(w, LANE, d1, live1)
-    if task1 >= 0:
-        out[task1] = w[LANE + ROW * tgt1 + SK]
+    # the tasks ran out: each lane finishes its task alone
+    _finish(w, 0, d0, live0, task0, tgt0, out)
+    _finish(w, LANE, d1, live1, task1, tgt1, out)
 
 
 CHUNK = 16
@@ -653,14 +666,13 @@ _warm: set[bool] = set()
 
 
 def warm_up(parallel: bool = False) -> float:
-    """Compile (or load from the cache) the constellation kernels on a tiny board, once
-    per process, the ``prange`` one too when ``parallel``; return the seconds it took (0
-    when already done)."""
+    """Compile (or load from the cache) the kernels a count uses on a tiny board, once per
+    process, the ``prange`` one too when ``parallel`` (not the stack search: only tests
+    and benchmarks run it); return the seconds it took (0 when already done)."""
     t0 = time.perf_counter()
     for p in (False, True) if parallel else (False,):
         if p not in _warm:
             tasks, _ = expand_constellations(8, constellation_tasks(8, 1), 1)
-            count_constellations_stack(8, tasks)
             (count_constellations_parallel if p else count_constellations)(8, tasks)
             _warm.add(p)
     return time.perf_counter() - t0
