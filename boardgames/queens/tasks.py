@@ -47,7 +47,8 @@ same size then took twice as long, and 512 simulated workers were only 64% busy 
 N = 21 with this kernel until the model followed it, benchmarks/cluster_bench.py.)"""
 GROWTH_PER_N = 1.09
 """The time per solution grows by about this factor from N to N + 1 (N = 17 to 18: 7.6x
-the time for 6.95x the solutions, one thread, two alternated rounds, 2026-11-26)."""
+the time for 6.95x the solutions, one thread, two alternated rounds, 2026-11-26; the
+``batch_seconds`` of ``benchmarks/queens_bench.py --task-times 17 18`` measure it again)."""
 ROTATION_CHUNKS = 16
 """Tasks of each rotation-fixed count (a small part of the work)."""
 
