@@ -701,10 +701,10 @@ class Runner:
                     continue
                 for future, answer in batch:
                     key = names.pop(future.key)
-                    if future.status != "finished" or isinstance(answer, BaseException):
+                    e = _failure(answer)
+                    if e is not None:
                         if client.status != "running":
                             raise self._lost(checkpoint)
-                        e = answer[1] if isinstance(answer, tuple) else answer
                         raise ClusterError(
                             f"task {key} failed: {type(e).__name__}: {_first_line(e)}"
                         )
@@ -872,6 +872,19 @@ class LocalJobPool(JobPool):
         self._thread.join(timeout=5)
 
 
+def _failure(answer: Any) -> BaseException | None:
+    """The exception in an answer of ``as_completed(with_results=True, raise_errors=False)``
+    (a task's error comes as ``(type, exception, traceback)``, a cancelled one as the
+    exception), or None for a task's own ``(result, seconds)``. Judged from the answer, not
+    from the future's status: a worker that dies after its result came back turns the
+    future "lost" or "pending" again while the result is already here."""
+    if isinstance(answer, BaseException):
+        return answer
+    if isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[1], BaseException):
+        return answer[1]
+    return None
+
+
 class _Cancelled(Exception):
     pass
 
@@ -929,12 +942,10 @@ class DaskJobPool(JobPool):
                 if key is None or held is None or held is not future:
                     continue  # cancelled
                 del self.futures[key]
-                if future.status == "cancelled":
-                    continue
-                if future.status != "finished" or isinstance(answer, BaseException):
+                e = _failure(answer)
+                if e is not None:
                     if self.client.status != "running":
                         raise self.runner._lost(None)
-                    e = answer[1] if isinstance(answer, tuple) else answer
                     raise ClusterError(f"job {key} failed: {type(e).__name__}: {_first_line(e)}")
                 future.release()
                 result, seconds = answer

@@ -1,15 +1,19 @@
-"""What goes wrong on a real cluster is one line: the scheduler lost mid-count, a worker that
-runs other boardgames code. Each test has a cluster of its own (it breaks it)."""
+"""What goes wrong on a real cluster: the scheduler lost mid-count and a worker that runs
+other boardgames code are one line each; a worker that dies after its result came back
+changes nothing. Each test has a cluster of its own (it breaks it)."""
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from boardgames.core.cluster import DaskJobPool, Runner, parse_cluster
 from tests.cluster.conftest import start_cluster, wait_for_records
 
 
@@ -64,3 +68,31 @@ def test_a_worker_with_other_code_is_named(tmp_path: Path) -> None:
     assert line.startswith("Error: worker tcp://127.0.0.1:") and "has boardgames" in line
     assert "install the same version on every machine" in line
     assert "Traceback" not in r.stderr
+
+
+def test_a_result_in_hand_stands_when_its_worker_dies(tmp_path: Path) -> None:
+    """A job's answer that came back before its worker died is that job's result: the
+    future is "lost" again by then, and it once was read as a failure ("job a failed:
+    float: 0.0225", the seconds of the answer taken for an exception)."""
+    cluster = start_cluster(tmp_path, workers=1)
+    try:
+        with Runner(parse_cluster(cluster.address)) as runner:
+            pool = runner.pool(math.comb)
+            assert isinstance(pool, DaskJobPool)
+            pool.submit("a", 20, 10)
+            deadline = time.monotonic() + 60
+            while not pool.done.has_ready():  # the answer is here, not yet taken
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            future = pool.futures["a"]
+            os.kill(cluster.worker_pids()[0], signal.SIGKILL)  # its nanny starts another
+            while future.status == "finished":
+                assert time.monotonic() < deadline
+                time.sleep(0.001)
+            status = future.status
+            done = pool.wait(10)
+            pool.close()
+    finally:
+        cluster.stop()
+    assert status != "finished"
+    assert [(key, result) for key, result, _ in done] == [("a", 184756)]
