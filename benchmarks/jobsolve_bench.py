@@ -3,7 +3,7 @@ scaling to many workers by simulation.
 
     python benchmarks/jobsolve_bench.py overhead [--board 6x4] [--runs 3] [--job-nodes N]
     python benchmarks/jobsolve_bench.py simulate [--board 6x4] [--workers 1,8,64,512]
-                                                 [--job-nodes N]
+                                                 [--job-nodes N] [--cancel stop|finish]
 
 ``overhead``: the start position solved by the plain solver (``Solver.solve``, every core,
 one shared transposition table) and by the job-level search in this process (jobs one at
@@ -15,12 +15,15 @@ workers. Every job the front end asks is really run here (one thread, its worker
 transposition table cleared first: a worker of a real cluster holds other jobs' work),
 its CPU time (``time.thread_time``: what it costs, whatever else this shared machine
 runs) advances that worker's clock, and the front end sees the answers in
-the order the simulated workers would give them; a cancelled job keeps its worker busy
-to its end (Dask cannot stop a running task). Reported per N: the simulated wall time,
+the order the simulated workers would give them; a cancelled job that runs frees its
+worker at once (``jobsolve.abandon_job`` stops it; ``--cancel finish``: it keeps its
+worker to its end, as before that existed). Reported per N: the simulated wall time,
 the work (sum of job times), the work wasted (jobs cancelled or answered after their
 question was decided), the efficiency against one simulated worker ``T1 / (N * TN)``,
 and the front end's own time per job (not on the simulated clock: it must stay well
-under a job's time for the projection to hold). Writes benchmarks/results/jobsolve_*.json.
+under a job's time for the projection to hold). Jobs still running when the value is known
+are stopped then (their time so far is work wasted). Writes
+benchmarks/results/jobsolve_*.json (``_finish`` added with ``--cancel finish``).
 """
 
 from __future__ import annotations
@@ -121,14 +124,18 @@ def overhead(args: argparse.Namespace) -> dict[str, Any]:
 class SimulatedPool(JobPool):
     """``workers`` simulated single-thread workers (see the module's doc)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, stop: bool = True) -> None:
         self.workers = workers
+        self.stop = stop
         self.now = 0.0
         self.busy: list[tuple[float, int, str]] = []  # (free at, seq, job name)
+        self.ends: dict[str, float] = {}  # when each job frees its worker (a stop moves it)
+        self.starts: dict[str, float] = {}
         self.answers: dict[str, tuple[Any, float]] = {}
         self.cancelled: set[str] = set()
-        self.work = 0.0
+        self.work = 0.0  # the workers' time: jobs to their end or to their stop
         self.wasted = 0.0
+        self.cpu = 0.0  # what running every job to its end took here
         self.seq = 0
 
     def submit(self, key: str, *args: Any) -> None:
@@ -137,32 +144,55 @@ class SimulatedPool(JobPool):
         t = time.thread_time()  # CPU time: the job's cost, whatever else the machine runs
         answer = jobsolve.solve_job(*args)
         seconds = time.thread_time() - t
-        self.work += seconds
+        self.cpu += seconds
         self.answers[key] = (answer, seconds)
+        self.starts[key] = self.now
+        self._free_at(key, self.now + seconds)
+
+    def _free_at(self, key: str, t: float) -> None:
+        self.ends[key] = t
         self.seq += 1
-        heapq.heappush(self.busy, (self.now + seconds, self.seq, key))
+        heapq.heappush(self.busy, (t, self.seq, key))
 
     def cancel(self, key: str) -> None:
         if key in self.answers:
             self.cancelled.add(key)
+            if self.stop and self.ends[key] > self.now:
+                self._free_at(key, self.now)
 
     def capacity(self) -> int:
         return self.workers
 
+    def close(self) -> None:
+        """The value is known: the jobs still running are stopped now (work wasted)."""
+        for key in list(self.ends):
+            ran = self.now - self.starts.pop(key)
+            self.work += ran
+            self.wasted += ran
+        self.ends.clear()
+        self.answers.clear()
+
     def pending(self) -> int:
-        return len(self.busy)
+        return len(self.ends)
 
     def wait(self, timeout: float) -> list[Finished]:
         out: list[Finished] = []
+        while self.busy and self.busy[0][0] != self.ends.get(self.busy[0][2]):
+            heapq.heappop(self.busy)  # a time a stop replaced
         if not self.busy:
             return out
         self.now = self.busy[0][0]
         while self.busy and self.busy[0][0] <= self.now:
-            _, _, key = heapq.heappop(self.busy)
+            t, _, key = heapq.heappop(self.busy)
+            if t != self.ends.get(key):
+                continue
+            del self.ends[key]
             answer, seconds = self.answers.pop(key)
+            ran = t - self.starts.pop(key)
+            self.work += ran
             if key in self.cancelled:
                 self.cancelled.discard(key)
-                self.wasted += seconds
+                self.wasted += ran
                 continue
             out.append((key, answer, seconds))
         return out
@@ -181,14 +211,15 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
     rows = []
     for n in [int(x) for x in args.workers.split(",")]:
-        pool = SimulatedPool(n)
+        pool = SimulatedPool(n, stop=args.cancel == "stop")
         search = jobsolve.JobSearch(
             pits, "classic", False, state.copy(), pool, job_nodes=args.job_nodes,
             endgame=str(stones), hash_mb=hash_mb, table_stones=stones,
         )  # fmt: skip
         t = time.thread_time()  # this thread runs the front end and (simulated) the jobs
         value = search.value()
-        front = time.thread_time() - t - pool.work
+        pool.close()
+        front = time.thread_time() - t - pool.cpu
         log = search.stats.log
         useless = sum(r.seconds for r in log if r.kind in ("lower", "upper") and not r.useful)
         split = sum(r.seconds for r in log if r.kind == "over")
@@ -220,11 +251,18 @@ def main() -> None:
     p.add_argument("--workers", default="1,8,64,512")
     p.add_argument("--job-nodes", type=int, default=jobsolve.DEFAULT_JOB_NODES)
     p.add_argument("--hash", type=float, default=16.0, help="MiB a simulated worker")
+    p.add_argument(
+        "--cancel",
+        choices=["stop", "finish"],
+        default="stop",
+        help="a cancelled job that runs: stops at once, or runs to its end",
+    )
     args = p.parse_args()
     result = overhead(args) if args.what == "overhead" else simulate(args)
     result["machine"] = machine()
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / f"jobsolve_{args.what}_{args.board}.json"
+    finish = "_finish" if args.what == "simulate" and args.cancel == "finish" else ""
+    out = RESULTS / f"jobsolve_{args.what}_{args.board}{finish}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "rows")}))
 

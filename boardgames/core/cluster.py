@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import signal
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -309,13 +310,24 @@ class Checkpoint:
 # --- running tasks -----------------------------------------------------------------------
 
 
+_CURRENT = threading.local()
+
+
+def current_job() -> str | None:
+    """The key of the :class:`JobPool` job this thread runs (None outside one): a job
+    function registers under it to be stopped by the pool's ``abandon``."""
+    return getattr(_CURRENT, "job", None)
+
+
 def _task_call(
-    fn: Callable[..., Any], args: tuple[Any, ...], expect: dict[str, str] | None = None
-) -> tuple[Any, float]:
+    fn: Callable[..., Any], args: tuple[Any, ...], expect: dict[str, str] | None = None,
+    job: str | None = None,
+) -> tuple[Any, float]:  # fmt: skip
     """What a worker runs: ``fn(*args)`` and its time. ``expect``: the client's boardgames
     version and source digest, checked first (a worker may join after the check made on
-    connecting). numba's thread count is set to the threads the worker was given (numba
-    would start one thread a core and oversubscribe)."""
+    connecting). ``job``: the key :func:`current_job` gives ``fn``. numba's thread count
+    is set to the threads the worker was given (numba would start one thread a core and
+    oversubscribe)."""
     if expect is not None:
         mine = _worker_ident()
         if mine != expect:
@@ -332,8 +344,19 @@ def _task_call(
     if numba is not None and threads:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     t = time.perf_counter()
-    result = fn(*args)
+    _CURRENT.job = job
+    try:
+        result = fn(*args)
+    finally:
+        _CURRENT.job = None
     return result, time.perf_counter() - t
+
+
+def _abandon_jobs(abandon: Callable[[str], None], jobs: list[str]) -> None:
+    """On a worker (or here): ``abandon(job)`` for each job (it ignores those it does not
+    run)."""
+    for job in jobs:
+        abandon(job)
 
 
 def _worker_threads() -> int | None:
@@ -719,15 +742,19 @@ class Runner:
 
     def pool(
         self, fn: Callable[..., Any], *, interrupt: Callable[[], None] | None = None,
-        retries: int = 1,
+        retries: int = 1, abandon: Callable[[str], None] | None = None,
     ) -> JobPool:  # fmt: skip
         """A :class:`JobPool` for jobs that are decided as the work goes (a search that
         asks new questions from the answers it got): on the cluster, or in-process in a
-        background thread, one job at a time (``interrupt`` stops a running one there)."""
+        background thread, one job at a time (``interrupt`` stops a running one there on
+        Ctrl-C). ``abandon(job)``, importable by the workers, stops the job of that
+        :func:`current_job` key in its process when the job is cancelled."""
         _check_importable(fn)
+        if abandon is not None:
+            _check_importable(abandon)
         if self.client is None:
-            return LocalJobPool(fn, interrupt)
-        return DaskJobPool(self, fn, retries)
+            return LocalJobPool(fn, interrupt, abandon)
+        return DaskJobPool(self, fn, retries, abandon)
 
     def _lost(self, checkpoint: Checkpoint | None) -> ClusterError:
         kept = (
@@ -772,8 +799,10 @@ class JobPool:
     """Jobs submitted one by one as a search decides them, collected as they finish.
 
     ``submit(key, *args)`` runs ``fn(*args)``; :meth:`wait` returns the jobs finished since
-    the last call; :meth:`cancel` drops a job whose answer is no longer needed (a job that
-    already runs may still finish: its result is then returned like any other).
+    the last call; :meth:`cancel` drops a job whose answer is no longer needed: one not
+    started never runs, one that runs is asked to stop by the pool's ``abandon(job)`` on
+    its worker (``job``: the :func:`current_job` it runs under; without ``abandon`` it runs
+    to its end). A cancelled job's result may still come back from the in-process pool.
     :meth:`capacity` is how many jobs to keep submitted so that no worker waits."""
 
     def submit(self, key: str, *args: Any) -> None:
@@ -800,16 +829,20 @@ class LocalJobPool(JobPool):
     itself may use all the cores), so that the calling thread stays free for progress and
     Ctrl-C."""
 
-    def __init__(self, fn: Callable[..., Any], interrupt: Callable[[], None] | None) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], interrupt: Callable[[], None] | None,
+        abandon: Callable[[str], None] | None = None,
+    ) -> None:  # fmt: skip
         import queue
-        import threading
 
         self.fn = fn
         self.interrupt = interrupt
+        self.abandon = abandon
         self._todo: queue.Queue[tuple[str, tuple[Any, ...]] | None] = queue.Queue()
         self._done: queue.Queue[tuple[str, Any, float, BaseException | None]] = queue.Queue()
         self._cancelled: set[str] = set()
         self._count = 0
+        self._busy = self._closed = False
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
 
@@ -819,15 +852,19 @@ class LocalJobPool(JobPool):
             if item is None:
                 return
             key, args = item
-            if key in self._cancelled:
+            self._busy = True  # (before the test: close() looks at it after setting _closed)
+            if key in self._cancelled or self._closed:
                 self._cancelled.discard(key)
                 self._done.put((key, None, 0.0, _CANCELLED))
+                self._busy = False
                 continue
             try:
-                result, seconds = _task_call(self.fn, args)
+                result, seconds = _task_call(self.fn, args, None, key)
                 self._done.put((key, result, seconds, None))
             except BaseException as e:  # handed to the caller by wait()
                 self._done.put((key, None, 0.0, e))
+            finally:
+                self._busy = False
 
     def submit(self, key: str, *args: Any) -> None:
         self._count += 1
@@ -835,6 +872,8 @@ class LocalJobPool(JobPool):
 
     def cancel(self, key: str) -> None:
         self._cancelled.add(key)
+        if self.abandon is not None:
+            _abandon_jobs(self.abandon, [key])
 
     def capacity(self) -> int:
         return 1
@@ -866,8 +905,9 @@ class LocalJobPool(JobPool):
         return out
 
     def close(self) -> None:
+        self._closed = True
         self._todo.put(None)
-        if self.interrupt is not None and self._thread.is_alive():
+        if self.interrupt is not None and self._busy:  # a job runs: stop it now
             self.interrupt()
         self._thread.join(timeout=5)
 
@@ -895,13 +935,18 @@ _CANCELLED = _Cancelled()
 class DaskJobPool(JobPool):
     """On the runner's Dask cluster: each job is a task; results come back as they finish."""
 
-    def __init__(self, runner: Runner, fn: Callable[..., Any], retries: int) -> None:
+    def __init__(
+        self, runner: Runner, fn: Callable[..., Any], retries: int,
+        abandon: Callable[[str], None] | None = None,
+    ) -> None:  # fmt: skip
         from distributed import as_completed
 
         self.runner = runner
         self.client = runner.client
         self.fn = fn
         self.retries = retries
+        self.abandon = abandon
+        self._abandoned: list[str] = []  # told to the workers at the next wait()
         self.run_id = os.urandom(4).hex()
         self.expect = _worker_ident()
         self.futures: dict[str, Any] = {}
@@ -910,8 +955,9 @@ class DaskJobPool(JobPool):
         self._lost_since: float | None = None
 
     def submit(self, key: str, *args: Any) -> None:
+        name = f"bg-{self.run_id}-{key}"
         future = self.client.submit(
-            _task_call, self.fn, args, self.expect, key=f"bg-{self.run_id}-{key}", pure=False,
+            _task_call, self.fn, args, self.expect, name, key=name, pure=False,
             retries=self.retries,
         )  # fmt: skip
         self.futures[key] = future
@@ -923,6 +969,18 @@ class DaskJobPool(JobPool):
         if future is not None:
             with contextlib.suppress(Exception):
                 future.cancel()
+            if self.abandon is not None:
+                self._abandoned.append(future.key)
+
+    def _tell_abandoned(self) -> None:
+        """One message for the jobs cancelled since the last one, to every worker (each
+        stops those it runs; Dask cannot stop a task that runs)."""
+        if self._abandoned and self.abandon is not None:
+            jobs, self._abandoned = self._abandoned, []
+            if self.client.status != "running":
+                return  # (a lost scheduler: the workers are not reached)
+            with contextlib.suppress(Exception):  # (a function: the workers run it at once)
+                self.client.run(_abandon_jobs, self.abandon, jobs, on_error="ignore")
 
     def capacity(self) -> int:
         """One job a worker (a job uses all of its worker's threads) and one waiting."""
@@ -932,6 +990,7 @@ class DaskJobPool(JobPool):
         return len(self.futures)
 
     def wait(self, timeout: float) -> list[Finished]:
+        self._tell_abandoned()
         deadline = time.monotonic() + timeout
         while True:
             batch = self.done.next_batch(block=False) if self.done.has_ready() else []
@@ -963,6 +1022,9 @@ class DaskJobPool(JobPool):
             time.sleep(POLL_SECONDS)
 
     def close(self) -> None:
+        if self.abandon is not None:
+            self._abandoned += [future.key for future in self.futures.values()]
         with contextlib.suppress(Exception):
             self.client.cancel(list(self.futures.values()), force=True)
+        self._tell_abandoned()
         self.futures.clear()

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgames.core.cluster import JobPool
+from boardgames.core.cluster import JobPool, current_job
 
 STORE_FORMAT = 1
 """Version of the checkpoint's SQLite layout; a newer one is refused."""
@@ -150,6 +150,28 @@ def stop_jobs() -> None:
         solver.stop()
 
 
+_STOP_LOCK = threading.Lock()
+_WAITING: dict[str, bool] = {}  # job -> abandoned while it waited for the solver
+_RUNNING: list[Any] = [None, None]  # the job in the solver now, and the solver
+
+
+def abandon_job(job: str) -> None:
+    """The answer of ``job`` (a :func:`~boardgames.core.cluster.current_job` key) is no
+    longer needed: if it runs in this process, its search ends now (its answer says
+    "over"; the solver and what its table holds stay); one waiting for the solver ends as
+    soon as it gets it; any other job is ignored."""
+    with _STOP_LOCK:
+        if job in _WAITING:
+            _WAITING[job] = True
+        elif _RUNNING[0] == job:
+            _RUNNING[1].interrupt()
+
+
+def running_job() -> str | None:
+    """The job this process's solver runs now (its current_job key), if any."""
+    return _RUNNING[0]
+
+
 def solve_job(
     pits: int,
     rules: str,
@@ -170,24 +192,41 @@ def solve_job(
 
     state = np.array(holes, dtype=np.int64)
     total = int(state[: 2 * pits + 2].sum())
-    with _LOCK:
-        solver = _solver(pits, rules, empty_capture, total, endgame, hash_mb)
-        sd = solver.store_difference(state)
-        solver._reset(node_limit)
-        beta = bound - sd
-        try:
-            g = solver._g(state, beta - 1, beta)
-        except SearchStopped:
-            if solver._stopped:
-                raise KeyboardInterrupt from None
-            # the move its table holds for the position: the front end asks it first
-            return {"kind": "over", "nodes": solver.count(NODES), "first": solver.table_move(state)}
-        return {
-            "kind": "lower" if g >= beta else "upper",
-            "value": g + sd,
-            "nodes": solver.count(NODES),
-            "db_hits": solver.count(DB_HITS),
-        }
+    job = current_job()
+    if job is not None:
+        with _STOP_LOCK:
+            _WAITING[job] = False
+    try:
+        with _LOCK:
+            solver = _solver(pits, rules, empty_capture, total, endgame, hash_mb)
+            sd = solver.store_difference(state)
+            solver._reset(node_limit)
+            if job is not None:
+                with _STOP_LOCK:
+                    _RUNNING[:] = [job, solver]
+                    if _WAITING.pop(job):
+                        solver.interrupt()
+            beta = bound - sd
+            try:
+                g = solver._g(state, beta - 1, beta)
+            except SearchStopped:
+                if solver._stopped:
+                    raise KeyboardInterrupt from None
+                # the move its table holds for the position: the front end asks it first
+                return {"kind": "over", "nodes": solver.count(NODES),
+                        "first": solver.table_move(state)}  # fmt: skip
+            return {
+                "kind": "lower" if g >= beta else "upper",
+                "value": g + sd,
+                "nodes": solver.count(NODES),
+                "db_hits": solver.count(DB_HITS),
+            }
+    finally:
+        if job is not None:
+            with _STOP_LOCK:
+                _WAITING.pop(job, None)
+                if _RUNNING[0] == job:
+                    _RUNNING[:] = [None, None]
 
 
 # --- the checkpoint -------------------------------------------------------------------------

@@ -165,7 +165,9 @@ def run_job_solve(
             ) if cluster is None else runner.warm(
                 jobsolve.warm_job, pits, rules, empty_capture, total, endgame, hash_mb
             )
-        pool = runner.pool(jobsolve.solve_job, interrupt=jobsolve.stop_jobs)
+        pool = runner.pool(
+            jobsolve.solve_job, interrupt=jobsolve.stop_jobs, abandon=jobsolve.abandon_job
+        )
         t0 = time.perf_counter()  # the solve's time: loading and compiling are not counted
         bar = Progress(f"Solving {what} by jobs", None, "positions", console=err)
         shown = [0.0]

@@ -529,6 +529,7 @@ class Solver:
         self.workers = [_Worker(pits) for _ in range(threads)]
         self.halt = np.zeros(1, dtype=np.int64)
         self._stopped = False
+        self._interrupted = False
         self.limit = 0
         self.etc = True
         self.history = True
@@ -592,6 +593,13 @@ class Solver:
         self._stopped = True
         self.halt[0] = 1
 
+    def interrupt(self) -> None:
+        """End the current search early, as its node limit would (:class:`SearchStopped`),
+        keeping the solver usable: what its table holds stays for the next one (from
+        another thread; a search not yet started ends at once; :meth:`_reset` clears it)."""
+        self._interrupted = True
+        self.halt[0] = 1
+
     def _params(self, state: np.ndarray) -> np.ndarray:
         m = self.pits
         total = int(state[: 2 * m + 2].sum())
@@ -629,7 +637,7 @@ class Solver:
     def _g(self, state: np.ndarray, alpha: int, beta: int) -> int:
         """One fail-soft search of ``g`` in the window (alpha, beta), on every thread."""
         self.halt[0] = 0
-        if self._stopped:  # after the reset: a stop can never be lost
+        if self._stopped or self._interrupted:  # after the reset: a stop is never lost
             raise SearchStopped
         params = self._params(state)
         for w in self.workers:
@@ -732,6 +740,7 @@ class Solver:
             w.stats[:] = 0
             w.hist[:] = 0
         self.limit = node_limit
+        self._interrupted = False
 
     def _child(self, state: np.ndarray, pit: int) -> tuple[np.ndarray, bool, int]:
         """The position after sowing ``pit``, whether the mover goes again, and the change
