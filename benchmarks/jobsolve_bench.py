@@ -4,11 +4,15 @@ scaling to many workers by simulation.
     python benchmarks/jobsolve_bench.py overhead [--board 6x4] [--runs 3] [--job-nodes N]
     python benchmarks/jobsolve_bench.py simulate [--board 6x4] [--workers 1,8,64,512]
                                                  [--job-nodes N] [--cancel stop|finish]
+    python benchmarks/jobsolve_bench.py stop [--runs 3]
 
 ``overhead``: the start position solved by the plain solver (``Solver.solve``, every core,
 one shared transposition table) and by the job-level search in this process (jobs one at
 a time, each on every core, one solver kept between jobs), alternately, the same endgame
 tables (``auto``) and transposition-table size; medians and their ratio, values checked.
+
+``stop``: how soon a cancelled job that runs on a Dask worker leaves it (see
+:func:`stop_latency`).
 
 ``simulate``: the job-level search run against a simulated cluster of N single-thread
 workers. Every job the front end asks is really run here (one thread, its worker's
@@ -243,9 +247,42 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             "job_nodes": args.job_nodes, "rows": rows}  # fmt: skip
 
 
+def stop_latency(args: argparse.Namespace) -> dict[str, Any]:
+    """Seconds from cancelling a running job to its worker's solver being free, on a local
+    Dask cluster of one worker: jobs of 6 x 6 from the start without a node limit (hours
+    each), each cancelled half a second after it started searching."""
+    from boardgames.core.cluster import Runner, parse_cluster
+
+    start = [int(x) for x in Kalah(6, 6, "classic").initial_state()]
+    job = (6, "classic", False, start, 4, 0, "0", 16.0)
+    seconds = []
+    with Runner(parse_cluster("local:1")) as runner:
+        pool = runner.pool(jobsolve.solve_job, interrupt=jobsolve.stop_jobs,
+                           abandon=jobsolve.abandon_job)  # fmt: skip
+
+        def running() -> Any:
+            return next(iter(runner.client.run(jobsolve.running_job).values()))
+
+        for i in range(args.runs):
+            pool.submit(f"j{i}", *job)
+            while running() is None:
+                time.sleep(0.01)
+            time.sleep(0.5)
+            t = time.perf_counter()
+            pool.cancel(f"j{i}")
+            pool.wait(0)  # tells the workers
+            while running() is not None:
+                time.sleep(0.001)
+            seconds.append(time.perf_counter() - t)
+            print(json.dumps({"run": i, "seconds": round(seconds[-1], 4)}), flush=True)
+        pool.close()
+    return {"board": "6x6", "runs": [round(x, 4) for x in seconds],
+            "median_s": round(statistics.median(seconds), 4)}  # fmt: skip
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=["overhead", "simulate"])
+    p.add_argument("what", choices=["overhead", "simulate", "stop"])
     p.add_argument("--board", default="6x4")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--workers", default="1,8,64,512")
@@ -258,11 +295,12 @@ def main() -> None:
         help="a cancelled job that runs: stops at once, or runs to its end",
     )
     args = p.parse_args()
-    result = overhead(args) if args.what == "overhead" else simulate(args)
+    result = {"overhead": overhead, "simulate": simulate, "stop": stop_latency}[args.what](args)
     result["machine"] = machine()
     RESULTS.mkdir(exist_ok=True)
     finish = "_finish" if args.what == "simulate" and args.cancel == "finish" else ""
-    out = RESULTS / f"jobsolve_{args.what}_{args.board}{finish}.json"
+    board = "6x6" if args.what == "stop" else args.board
+    out = RESULTS / f"jobsolve_{args.what}_{board}{finish}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "rows")}))
 
