@@ -873,7 +873,7 @@ class LocalJobPool(JobPool):
     def cancel(self, key: str) -> None:
         self._cancelled.add(key)
         if self.abandon is not None:
-            _abandon_jobs(self.abandon, [key])
+            self.abandon(key)
 
     def capacity(self) -> int:
         return 1
