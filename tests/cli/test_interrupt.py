@@ -140,6 +140,22 @@ def test_kalah_solve_big_board_reports_and_stops(tmp_path: Path) -> None:
     assert "positions searched; the value was in [" in run.stderr.splitlines()[-1]
 
 
+@pytest.mark.parametrize("where", [["--checkpoint", "ck"], ["--cluster", "local:2"]])
+def test_kalah_solve_by_jobs_stops_and_keeps_what_it_proved(
+    where: list[str], tmp_path: Path
+) -> None:
+    """The job-level solve, in this process with a checkpoint and on a local cluster."""
+    args = ["kalah", "solve", "--pits", "6", "--seeds", "6", "--endgame", "0",
+            "--job-nodes", "200000", *where]  # fmt: skip
+    run = interrupt(args, "by jobs: ", tmp_path)
+    check_clean_stop(run)
+    last = run.stderr.splitlines()[-1]
+    assert " jobs, " in last and "positions; the value was " in last
+    if where[0] == "--checkpoint":
+        assert last.endswith("ck/bounds.sqlite keeps every proven bound.")
+        assert (tmp_path / "ck" / "bounds.sqlite").exists()
+
+
 def test_endgame_build_stops_and_leaves_no_table(tmp_path: Path, monkeypatch) -> None:
     args = ["kalah", "solve", "--pits", "6", "--seeds", "6", "--endgame", "20"]
     run = interrupt(args, "Endgame table of 20 stones: ", tmp_path)
