@@ -1,6 +1,6 @@
 """Kalah endgame-table build time, as `kalah solve --endgame K` pays it.
 
-`kalah solve --endgame K` calls boardgames.kalah.endgame.load_or_build: a cached table is
+`kalah solve --endgame K` calls boardgames.kalah.exact.endgame.load_or_build: a cached table is
 read, otherwise the table is built on top of the biggest smaller table in the cache (only
 the levels above it are built) and saved. This script times that call and says what it did
 (read, built from scratch, or built on top of K' stones), with the table's size.
@@ -29,7 +29,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

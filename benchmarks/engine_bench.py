@@ -42,8 +42,8 @@ from boardgames.core.kernels import TranspositionTable, build_engine
 from boardgames.core.search import alphabeta
 from boardgames.core.strategies import STRATEGIES, NumbaSearcher
 from boardgames.kalah import kernels as kalah_kernels
-from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
 OPENSPIEL_NODES = 2_678_599
 OPENSPIEL_RATE = 9e6
@@ -52,7 +52,7 @@ FIRST_MOVE = """
 import time
 t0 = time.perf_counter()
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.engine import KalahEngine
+from boardgames.kalah.play.engine import KalahEngine
 game = Kalah()
 engine = KalahEngine(game)
 t1 = time.perf_counter()

@@ -46,10 +46,11 @@ from typing import Any
 import numpy as np
 
 from boardgames.core.cluster import Finished, JobPool, LocalJobPool
-from boardgames.kalah import endgame, jobsolve
+from boardgames.kalah.cli.solve import auto_stones, default_hash_mb
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solve_cli import auto_stones, default_hash_mb
-from boardgames.kalah.solver import Solver
+from boardgames.kalah.jobs import search as jobsolve
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

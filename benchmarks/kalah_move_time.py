@@ -1,4 +1,4 @@
-"""Time per move of the pure-Python Kalah program (boardgames.kalah.program).
+"""Time per move of the pure-Python Kalah program (boardgames.kalah.play.program).
 
 The workload: the program plays itself on the 6 x 6 classic board from the start and
 from a few fixed random openings (seeded), and every decision (a whole compound move,
@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.program import DEFAULT_DEPTH, choose_compound
+from boardgames.kalah.play.program import DEFAULT_DEPTH, choose_compound
 
 
 def opening(game: Kalah, seed: int) -> object:

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 from boardgames.core.protocol import score_margin
-from boardgames.kalah import program
-from boardgames.kalah.engine import PROOF_NODES, PROOF_TABLE_MIB, EngineConfig, KalahEngine
+from boardgames.kalah.exact.solver import SearchStopped, Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import SearchStopped, Solver
+from boardgames.kalah.play import program
+from boardgames.kalah.play.engine import PROOF_NODES, PROOF_TABLE_MIB, EngineConfig, KalahEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,8 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from boardgames.kalah import match
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play import match
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "1ba0cbd"
@@ -33,9 +33,9 @@ BASELINE = "1ba0cbd"
 
 
 def baseline_engine_module(rev: str):
-    """``boardgames/kalah/engine.py`` as it was at ``rev``, imported under another name."""
+    """``boardgames/kalah/play/engine.py`` as it was at ``rev``, imported under another name."""
     source = subprocess.run(
-        ["git", "show", f"{rev}:boardgames/kalah/engine.py"],
+        ["git", "show", f"{rev}:boardgames/kalah/play/engine.py"],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
     name = "boardgames.kalah._baseline_engine"
@@ -43,7 +43,7 @@ def baseline_engine_module(rev: str):
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    exec(compile(source, f"{rev}:boardgames/kalah/engine.py", "exec"), module.__dict__)
+    exec(compile(source, f"{rev}:boardgames/kalah/play/engine.py", "exec"), module.__dict__)
     return module
 
 

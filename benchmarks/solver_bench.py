@@ -41,10 +41,10 @@ from rich.table import Table
 
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah import endgame
+from boardgames.kalah.cli.solve import auto_stones, default_hash_mb
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped, Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solve_cli import auto_stones, default_hash_mb
-from boardgames.kalah.solver import DB_HITS, NODES, SearchStopped, Solver
 
 PUBLISHED_EMPTY_CAPTURE = {
     (6, 4): 10,  # Irving, Donkers, Uiterwijk 2000 (also Rawlings 2015)

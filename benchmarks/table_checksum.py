@@ -3,7 +3,7 @@
 Every saved table carries a checksum of each level (the XXH3-64 of its 1 MiB blocks'
 XXH3-64s); a checked load reads the file block by block, each block hashed right after
 its read, an unchecked one read()s it in large chunks
-(boardgames.kalah.endgame._read_table). This script loads one table file without the
+(boardgames.kalah.exact.endgame._read_table). This script loads one table file without the
 check, and with it under today's checksums (XXH3) and the previous trailer's (XXH64 of
 the same blocks, a second file), alternately, and reports the medians and their ratio,
 twice: with the files in the page cache ("warm": a table used again soon), and with their
@@ -36,7 +36,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -41,9 +41,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import Solver
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING
 from boardgames import lazy_exports
 
 if TYPE_CHECKING:
-    from boardgames.kalah.endgame import EndgameTable, load_or_build
-    from boardgames.kalah.engine import EngineAnswer, EngineConfig, KalahEngine, analyse_position
+    from boardgames.kalah.analysis.review import Reviewer, verdict
+    from boardgames.kalah.exact.endgame import EndgameTable, load_or_build
+    from boardgames.kalah.exact.solver import SearchStopped, Solver, SolveResult
     from boardgames.kalah.game import PLAYER_NAMES, Board, Kalah
+    from boardgames.kalah.play.engine import (
+        EngineAnswer,
+        EngineConfig,
+        KalahEngine,
+        analyse_position,
+    )
     from boardgames.kalah.record import (
         Record,
         RecordError,
@@ -25,30 +32,28 @@ if TYPE_CHECKING:
         read_record,
         replay,
     )
-    from boardgames.kalah.reviewer import Reviewer, verdict
-    from boardgames.kalah.solver import SearchStopped, Solver, SolveResult
 
 _HOMES = {
     "Kalah": "game",
     "Board": "game",
     "PLAYER_NAMES": "game",
-    "EngineConfig": "engine",
-    "KalahEngine": "engine",
-    "EngineAnswer": "engine",
-    "analyse_position": "engine",
+    "EngineConfig": "play.engine",
+    "KalahEngine": "play.engine",
+    "EngineAnswer": "play.engine",
+    "analyse_position": "play.engine",
     "Record": "record",
     "RecordError": "record",
     "ReplayStep": "record",
     "parse_record": "record",
     "read_record": "record",
     "replay": "record",
-    "Solver": "solver",
-    "SolveResult": "solver",
-    "SearchStopped": "solver",
-    "Reviewer": "reviewer",
-    "verdict": "reviewer",
-    "EndgameTable": "endgame",
-    "load_or_build": "endgame",
+    "Solver": "exact.solver",
+    "SolveResult": "exact.solver",
+    "SearchStopped": "exact.solver",
+    "Reviewer": "analysis.review",
+    "verdict": "analysis.review",
+    "EndgameTable": "exact.endgame",
+    "load_or_build": "exact.endgame",
 }
 
 __all__ = [

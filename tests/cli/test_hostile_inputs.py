@@ -670,7 +670,7 @@ def test_fit_tables_never_cut_a_number(width: int) -> None:
 
     from boardgames.core.compare import COMPARE_COLUMNS, MCTS_COLUMNS
     from boardgames.core.tables import FitTable
-    from boardgames.kalah.match import MATCH_COLUMNS
+    from boardgames.kalah.play.match import MATCH_COLUMNS
 
     samples = {
         COMPARE_COLUMNS: ("alphabeta", "python", "win by at least 12", "12,345,678", "123.4567",

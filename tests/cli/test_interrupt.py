@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
 
 READY_LIMIT = 600.0
 """Seconds to wait for the first progress output (a cold numba cache compiles first)."""

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from boardgames.core.cluster import LocalJobPool, Runner, _task_call, parse_cluster
-from boardgames.kalah import jobsolve
+from boardgames.kalah.exact.solver import NODES
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import NODES
+from boardgames.kalah.jobs import search as jobsolve
 from tests.cluster.conftest import start_cluster
 
 START = [int(x) for x in Kalah(6, 6, "classic").initial_state()]

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from boardgames.core.cluster import Runner, parse_cluster
-from boardgames.kalah import jobsolve
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import Solver
+from boardgames.kalah.jobs import search as jobsolve
 from tests.cluster.conftest import DaskCluster, start_cluster
 
 SMALL_JOBS = 20_000  # positions a job: small, so that every solve here is split into many

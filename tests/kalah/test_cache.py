@@ -20,9 +20,9 @@ from click.testing import CliRunner, Result
 from boardgames import cache_dir
 from boardgames.cli import cli
 from boardgames.core.progress import format_bytes
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import Solver
 
 DEAD_PID = 2**22 + 1
 """Above any Linux pid_max default: a process that does not run."""

@@ -302,7 +302,7 @@ def test_more_than_half_is_announced_once() -> None:
     from rich.console import Console
 
     from boardgames.kalah.cli import KalahPlay
-    from boardgames.kalah.engine import EngineConfig
+    from boardgames.kalah.play.engine import EngineConfig
 
     out = StringIO()
     console = Console(file=out, width=100, no_color=True)

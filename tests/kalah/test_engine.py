@@ -7,9 +7,9 @@ import pytest
 from boardgames.core.compare import random_positions
 from boardgames.core.protocol import GameError, is_terminal_score, score_margin
 from boardgames.core.search import alphabeta
-from boardgames.kalah import program
-from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play import program
+from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
 
 def openings(game: Kalah, count: int, seed: int) -> list:

@@ -12,8 +12,8 @@ import pytest
 
 from boardgames.core.protocol import GameError, score_margin, terminal_score
 from boardgames.core.search import alphabeta
-from boardgames.kalah.engine import DEFAULT_TIME, MAX_DEPTH, EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import DEFAULT_TIME, MAX_DEPTH, EngineConfig, KalahEngine
 
 # --- configuration bounds -------------------------------------------------------------
 
@@ -231,7 +231,7 @@ def test_proof_reads_the_endgame_table_it_is_given() -> None:
     """ENDGAME has 5 stones in the pits: with the 5-stone table the solver knows every
     position after A's move and proves the value within 10 positions; without a table it
     needs more than 10 (it searches to the end of the game), so that budget fails."""
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     game = Kalah(6, 4)
     state = game.make_state(ENDGAME, 0)
@@ -304,7 +304,7 @@ def test_analyse_position_searches_as_configured() -> None:
     """The one-shot helper answers as an engine of the same configuration does: the
     same move, value and depth; without a configuration, the default one's (a time
     limit: a legal compound move, at some depth)."""
-    from boardgames.kalah.engine import analyse_position
+    from boardgames.kalah.play.engine import analyse_position
 
     game = Kalah(6, 4)
     state = game.initial_state()
@@ -320,7 +320,7 @@ def test_analyse_position_searches_as_configured() -> None:
 def test_presets_help_lists_every_preset_wrapped_to_the_terminal() -> None:
     """``kalah play --help`` lists each preset: ``  name: spec``, then its description
     wrapped at 76 columns, indented by 6 spaces."""
-    from boardgames.kalah.engine import PRESETS, presets_help
+    from boardgames.kalah.play.engine import PRESETS, presets_help
 
     text = presets_help()
     lines = text.splitlines()
@@ -449,7 +449,7 @@ def test_selective_engine_says_when_its_value_is_exact() -> None:
 def test_a_budget_that_stops_the_deepening_leaves_it_incomplete() -> None:
     """1,000 positions take plain alpha-beta a few plies deep, far from its deepest
     depth: the answer is the last finished iteration's and says it is incomplete."""
-    from boardgames.kalah.engine import MAX_DEPTH
+    from boardgames.kalah.play.engine import MAX_DEPTH
 
     game = Kalah(6, 4)
     answer = KalahEngine(game, EngineConfig(strategy="alphabeta", nodes=1000)).search(
@@ -472,7 +472,7 @@ def test_a_budgeted_search_in_sowings_counts_an_extra_turn_as_a_ply() -> None:
 
 
 def test_node_budget_bounds() -> None:
-    from boardgames.kalah.engine import MAX_NODES
+    from boardgames.kalah.play.engine import MAX_NODES
 
     assert EngineConfig(nodes=MAX_NODES).nodes == MAX_NODES
     assert EngineConfig(nodes=1).nodes == 1

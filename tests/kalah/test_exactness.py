@@ -12,10 +12,11 @@ import pytest
 
 from boardgames.core.compare import random_positions
 from boardgames.core.protocol import describe_score, score_margin
-from boardgames.kalah import endgame, program
-from boardgames.kalah.engine import EngineAnswer, EngineConfig, KalahEngine
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import Solver
+from boardgames.kalah.play import program
+from boardgames.kalah.play.engine import EngineAnswer, EngineConfig, KalahEngine
 
 # The two positions of the issue, from a real program-vs-program game on 6 x 6.
 LATE_B = "0 3 6 0 1 0 22 6 2 1 2 3 1 25"  # B to move; exact +8, the engine said "win by 6"

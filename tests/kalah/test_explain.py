@@ -21,9 +21,8 @@ from rich.console import Console
 
 from boardgames.cli import cli
 from boardgames.core.protocol import is_terminal_score, terminal_score
-from boardgames.kalah import explain as explain_module
-from boardgames.kalah.engine import EngineConfig, KalahEngine
-from boardgames.kalah.explain import (
+from boardgames.kalah.analysis import explain as explain_module
+from boardgames.kalah.analysis.explain import (
     PASS,
     SAME,
     TIE,
@@ -36,6 +35,7 @@ from boardgames.kalah.explain import (
     sweep_table,
 )
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 from boardgames.kalah.record import read_record, replay
 
 STRANGE_GAME = Path(__file__).parents[2] / "docs" / "games" / "strange-game.txt"
@@ -95,7 +95,7 @@ def test_depth_6_store_alphabeta_plays_the_first_20_moves(strange: Explainer) ->
 
 
 def test_the_classic_preset_depth_5_differs_at_once(strange: Explainer) -> None:
-    from boardgames.kalah.match import parse_spec
+    from boardgames.kalah.play.match import parse_spec
 
     result = strange.explain(parse_spec("classic"))
     assert result.depth == 5 and result.first_other is not None

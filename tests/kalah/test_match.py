@@ -10,10 +10,17 @@ from click.testing import CliRunner
 
 from boardgames.cli import cli
 from boardgames.core.protocol import GameError
-from boardgames.kalah import match as match_module
-from boardgames.kalah.engine import DEFAULT_TIME
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.match import GameRecord, MatchTask, opening, parse_spec, play_game, summarise
+from boardgames.kalah.play import match as match_module
+from boardgames.kalah.play.engine import DEFAULT_TIME
+from boardgames.kalah.play.match import (
+    GameRecord,
+    MatchTask,
+    opening,
+    parse_spec,
+    play_game,
+    summarise,
+)
 
 
 def test_parse_spec() -> None:

@@ -19,10 +19,10 @@ from boardgames.cli import cli
 from boardgames.core.compare import random_positions
 from boardgames.core.protocol import GameError, State
 from boardgames.core.search import alphabeta, selective
-from boardgames.kalah.engine import MAX_DEPTH, PRESETS, EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.match import describe_spec, parse_spec
-from boardgames.kalah.program import ENDGAME_STRATEGY, choose_compound, program_compound
+from boardgames.kalah.play.engine import MAX_DEPTH, PRESETS, EngineConfig, KalahEngine
+from boardgames.kalah.play.match import describe_spec, parse_spec
+from boardgames.kalah.play.program import ENDGAME_STRATEGY, choose_compound, program_compound
 from boardgames.kalah.record import read_record
 
 

@@ -9,7 +9,7 @@ import pytest
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import minimax
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.program import choose_compound, choose_move
+from boardgames.kalah.play.program import choose_compound, choose_move
 
 
 def random_position(rng: random.Random, game: Kalah, plies: int):

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from boardgames.cli import cli
 from boardgames.kalah.cli import perft, perft_probe
+from boardgames.kalah.cli.solve import TINY_POSITIONS, estimate_positions
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solve_cli import TINY_POSITIONS, estimate_positions
-from boardgames.kalah.solver import Solver
 
 FINISHED = "0 0 0 0 0 0 20 0 0 0 0 0 0 28"  # 6 x 4 played out: B 28, A 20
 

@@ -20,9 +20,10 @@ from click.testing import CliRunner, Result
 from boardgames.cli import cli
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah import endgame, solve_cli
-from boardgames.kalah.engine import EngineConfig, KalahEngine
+from boardgames.kalah.cli import solve as solve_cli
+from boardgames.kalah.exact import endgame
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 from boardgames.kalah.record import Move, Record, read_record, replay
 
 STRANGE_GAME = Path(__file__).parents[2] / "docs" / "games" / "strange-game.txt"

@@ -11,10 +11,11 @@ from click.testing import CliRunner
 from boardgames.cli import cli
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah import endgame, program
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import SearchStopped, Solver
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play import program
 from boardgames.kalah.record import Move, Record
-from boardgames.kalah.solver import SearchStopped, Solver
 
 
 def exhaustive(game: Kalah, state: np.ndarray) -> int:
@@ -252,7 +253,7 @@ def test_solve_cli_bad_input(args: list[str], message: str) -> None:
 
 
 def test_solve_refuses_a_table_bigger_than_the_available_memory(tmp_path, monkeypatch) -> None:
-    from boardgames.kalah import solve_cli
+    from boardgames.kalah.cli import solve as solve_cli
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 2**30)
@@ -341,8 +342,8 @@ def test_solve_finished_position_and_conflicting_options() -> None:
 
 
 def test_review_uses_the_same_table_whatever_the_cache(tmp_path, monkeypatch) -> None:
-    from boardgames.kalah import solve_cli
-    from boardgames.kalah.solve_cli import auto_stones, quick_stones, review_stones
+    from boardgames.kalah.cli import solve as solve_cli
+    from boardgames.kalah.cli.solve import auto_stones, quick_stones, review_stones
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)

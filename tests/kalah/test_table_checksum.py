@@ -21,7 +21,7 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
 
 
 def definition(data: np.ndarray, bounds: list[int], block: int, hasher=xxhash.xxh3_64) -> list[int]:

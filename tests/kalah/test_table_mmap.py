@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgames.kalah import endgame
+from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.solver import Solver
 
 
 def positions(pits: int, stones: int) -> Iterator[np.ndarray]:

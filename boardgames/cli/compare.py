@@ -8,7 +8,7 @@ from boardgames.cli import LazyGroup
 
 # game -> ("module:attribute", one-line help); each game owns its compare command.
 COMPARE_COMMANDS: dict[str, tuple[str, str]] = {
-    "kalah": ("boardgames.kalah.compare:compare_command", "Search strategies on Kalah."),
+    "kalah": ("boardgames.kalah.cli.compare:compare_command", "Search strategies on Kalah."),
     "nim": ("boardgames.nim.cli:compare_command", "Bouton's rule against exhaustive search."),
     "queens": ("boardgames.queens.cli:compare_command", "N-queens counting methods side by side."),
 }

@@ -2,7 +2,7 @@
 
 The front end (this process) holds the top of the game tree and asks *jobs*: null-window
 questions "is the final margin of the side to move in this position at least b?",
-answered by the exact :class:`~boardgames.kalah.solver.Solver` on a worker (its own
+answered by the exact :class:`~boardgames.kalah.exact.solver.Solver` on a worker (its own
 transposition table, endgame tables and all its threads) within a node budget. The
 answers combine as an AND/OR tree:
 
@@ -81,8 +81,8 @@ def _solver(
     key = (pits, rules, empty_capture, total, endgame, hash_mb)
     solver = _SOLVERS.get(key)
     if solver is None or solver._stopped:
-        from boardgames.kalah.solve_cli import auto_stones
-        from boardgames.kalah.solver import Solver
+        from boardgames.kalah.cli.solve import auto_stones
+        from boardgames.kalah.exact.solver import Solver
 
         table = None
         spec, mapped = endgame.removesuffix("+mmap"), endgame.endswith("+mmap")
@@ -91,7 +91,7 @@ def _solver(
             folder, _, spec = spec[4:].partition(":")
             spec = spec or "auto"
         if rules == "classic" and spec != "0":
-            from boardgames.kalah import endgame as tables
+            from boardgames.kalah.exact import endgame as tables
 
             saved = os.environ.get("BOARDGAMES_CACHE")
             if folder is not None:  # the tables' folder for this load only
@@ -124,7 +124,7 @@ def warm_job(
     key = (pits, rules, empty_capture, total, endgame, hash_mb)
     with _LOCK:
         if table is not None:
-            from boardgames.kalah.solver import Solver
+            from boardgames.kalah.exact.solver import Solver
 
             _SOLVERS.clear()
             _SOLVERS[key] = Solver(
@@ -188,7 +188,7 @@ def solve_job(
     lower: the margin is at least v; upper: at most v) or ``{"kind": "over", "nodes": n}``
     when ``node_limit`` positions a thread (0: none) did not settle it. Jobs of one
     process run one at a time: each uses all of the worker's threads."""
-    from boardgames.kalah.solver import DB_HITS, NODES, SearchStopped
+    from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped
 
     state = np.array(holes, dtype=np.int64)
     total = int(state[: 2 * pits + 2].sum())
@@ -421,7 +421,7 @@ class JobSearch:
         table_stones: int = 0,
         presplit: float = PRESPLIT,
     ) -> None:
-        from boardgames.kalah.solver import Solver
+        from boardgames.kalah.exact.solver import Solver
 
         self.pits = pits
         self.rules = rules
@@ -551,8 +551,8 @@ class JobSearch:
         from boardgames.core.protocol import score_margin
 
         if self._engine is None:
-            from boardgames.kalah.engine import EngineConfig, KalahEngine
             from boardgames.kalah.game import Kalah
+            from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
             game = Kalah(self.pits, 1, self.rules, empty_capture=self.empty_capture)
             config = EngineConfig(depth=self.order_depth, evaluation="store", prove_nodes=0)
@@ -629,8 +629,8 @@ class JobSearch:
         only run past its budget."""
         if self.presplit <= 0:
             return False
-        from boardgames.kalah.endgame import pit_stones
-        from boardgames.kalah.solve_cli import estimate_positions
+        from boardgames.kalah.cli.solve import estimate_positions
+        from boardgames.kalah.exact.endgame import pit_stones
 
         left = pit_stones(node.state, self.pits)
         return (

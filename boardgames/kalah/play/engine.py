@@ -21,7 +21,7 @@ value exact: in a depth-limited tree the winner takes the first forced win it se
 unexplored lines that may win by more, and the loser a line it cannot yet see losing over a
 proven loss. Such a root value is a bound (``answer.bound``: the mover wins by at least, or
 loses by at least, that margin). The first time an iteration ends on one, the engine asks
-the exact solver (:class:`~boardgames.kalah.solver.Solver`, with the endgame tables it was
+the exact solver (:class:`~boardgames.kalah.exact.solver.Solver`, with the endgame tables it was
 given) to settle the position within a budget of positions (``prove_nodes``; by default
 what half the time left buys, or ``PROOF_NODES`` without a time limit). Solved: the value
 is exact (``answer.exact``) and the move is the solver's best move. Not solved: the search
@@ -76,8 +76,8 @@ from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import Kalah
 
 if TYPE_CHECKING:
-    from boardgames.kalah.endgame import EndgameTable
-    from boardgames.kalah.solver import Solver
+    from boardgames.kalah.exact.endgame import EndgameTable
+    from boardgames.kalah.exact.solver import Solver
 
 ITERATIVE = ("id", "pvs", "mtdf")
 MCTS = "mcts"
@@ -326,7 +326,7 @@ class KalahEngine:
             return
         self.searcher = NumbaSearcher(self.game, self.config.tt_mib)
         if self.config.proves:  # the proofs' kernels too, so no move compiles them
-            from boardgames.kalah.solver import Solver
+            from boardgames.kalah.exact.solver import Solver
 
             g = self.game
             Solver(1, g.rules, hash_mb=0.001, empty_capture=g.empty_capture).warm_up()
@@ -446,7 +446,7 @@ class KalahEngine:
         when its budget (``prove_nodes``, or what half the time left to ``deadline`` buys)
         runs out first. ``score`` is the search's value, the solver's first guess."""
         from boardgames.core.protocol import score_margin
-        from boardgames.kalah.solver import SearchStopped
+        from boardgames.kalah.exact.solver import SearchStopped
 
         budget = self.config.prove_nodes
         if budget is None:
@@ -470,7 +470,7 @@ class KalahEngine:
     def solver(self) -> Solver:
         """The exact solver of the proofs (made, with its endgame table, on first use)."""
         if self._solver is None:
-            from boardgames.kalah.solver import Solver
+            from boardgames.kalah.exact.solver import Solver
 
             g = self.game
             table = self._tables() if self._tables is not None else None

@@ -44,10 +44,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "queens": ("boardgames.queens.cli:queens", "N queens: enumerate and count solutions."),
     "compare": (
-        "boardgames.compare_cli:compare",
+        "boardgames.cli.compare:compare",
         "Compare search strategies or counting methods side by side.",
     ),
-    "cache": ("boardgames.cache_cli:cache", "Endgame tables and compiled kernels on disk."),
+    "cache": ("boardgames.cli.cache:cache", "Endgame tables and compiled kernels on disk."),
 }
 
 

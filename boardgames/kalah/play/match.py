@@ -7,8 +7,8 @@ A player spec is ``key=value`` pairs separated by commas, for example
 the exact solver may visit to settle a value that ends in a finished game; 0: never, the
 value stays a bound); with ``strategy=mcts`` (Monte Carlo tree search) ``playouts``, ``c``
 (exploration) and ``policy`` (random or priority); anything not given takes the default
-program's value (:class:`~boardgames.kalah.engine.EngineConfig`). A preset name
-(:data:`~boardgames.kalah.engine.PRESETS`: ``classic``, ``tseitin``, ``rechenberg``)
+program's value (:class:`~boardgames.kalah.play.engine.EngineConfig`). A preset name
+(:data:`~boardgames.kalah.play.engine.PRESETS`: ``classic``, ``tseitin``, ``rechenberg``)
 stands for its spec, alone or with keys that change it (``classic,depth=7``).
 
 Games come in pairs with the same opening (``--random-opening K`` random sowings, seeded)
@@ -36,12 +36,12 @@ from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Stopped, exit_stopped
 from boardgames.core.protocol import GameError, quote
 from boardgames.core.tables import Col, FitTable
-from boardgames.kalah.engine import PRESETS, EngineConfig, presets_help
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
+from boardgames.kalah.play.engine import PRESETS, EngineConfig, presets_help
 from boardgames.kalah.rules import RULE_SETS
 
 if TYPE_CHECKING:
-    from boardgames.kalah.engine import KalahEngine
+    from boardgames.kalah.play.engine import KalahEngine
 
 SPEC_KEYS = (
     "depth", "time", "nodes", "eval", "strategy", "unit", "tt", "prove", "playouts", "c", "policy",
@@ -176,11 +176,11 @@ _ENGINES: dict[tuple[Kalah, str], KalahEngine] = {}
 
 
 def _engine(game: Kalah, spec: str) -> KalahEngine:
-    from boardgames.kalah.engine import KalahEngine
+    from boardgames.kalah.play.engine import KalahEngine
 
     key = (game, spec)
     if key not in _ENGINES:
-        from boardgames.kalah.program import proof_table
+        from boardgames.kalah.play.program import proof_table
 
         _ENGINES[key] = KalahEngine(game, parse_spec(spec), tables=lambda: proof_table(game))
     return _ENGINES[key]

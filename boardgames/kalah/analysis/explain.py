@@ -14,7 +14,7 @@ and the answer is one of:
   compare the two (a time limit, a node budget, Monte Carlo search).
 
 The value of a sowing is the value of the position it leads to at the depth the program
-had left there, exactly as :meth:`~boardgames.kalah.engine.KalahEngine.best_move` counts
+had left there, exactly as :meth:`~boardgames.kalah.play.engine.KalahEngine.best_move` counts
 it: with ``unit=compound`` every sowing of a turn has the whole depth and the turn passing
 costs one; with ``unit=sowing`` every sowing costs one and a turn that outlasts the depth
 is searched again from where the line stops, at least one deep. The values are those of
@@ -70,7 +70,7 @@ from boardgames.kalah.eval import EVALUATION_FUNCTIONS, EVALUATIONS
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 
 if TYPE_CHECKING:
-    from boardgames.kalah.engine import EngineConfig, KalahEngine
+    from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
 SAME, TIE, OTHER, DIFFERS = "same", "tie", "other", "differs"
 ENDS = ("rules", "unswept")
@@ -335,10 +335,10 @@ class _Decider:
 
 
 class _EngineDecider(_Decider):
-    """A setting played by the numba engine (:class:`~boardgames.kalah.engine.KalahEngine`)."""
+    """A setting played by the numba engine (:class:`~boardgames.kalah.play.engine.KalahEngine`)."""
 
     def __init__(self, game: Kalah, config: EngineConfig, values: _Values | None) -> None:
-        from boardgames.kalah.engine import KalahEngine
+        from boardgames.kalah.play.engine import KalahEngine
 
         self.game = game
         self.config = config
@@ -433,7 +433,7 @@ class Explainer:
 
                 self._values[key] = _Values(search_model, model.evaluate)
             else:
-                from boardgames.kalah.engine import EngineConfig, KalahEngine
+                from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
                 config = EngineConfig(
                     depth=1, strategy="alphabeta", evaluation=evaluation, unit=unit, prove_nodes=0
@@ -521,7 +521,7 @@ class Grid:
     def settings(self) -> list[tuple[EngineConfig, str]]:
         """Every setting of the grid and its ``ends`` (the exact solver off: the classic
         programs had none)."""
-        from boardgames.kalah.engine import EngineConfig
+        from boardgames.kalah.play.engine import EngineConfig
 
         return [
             (EngineConfig(depth=d, strategy=s, evaluation=e, unit=u, prove_nodes=0), ends)
@@ -786,7 +786,7 @@ def explain(
         boardgames kalah explain docs/games/strange-game.txt --program classic,depth=6
         boardgames kalah explain game.klh --search --depths 4-7 --evals store
     """
-    from boardgames.kalah.match import parse_spec
+    from boardgames.kalah.play.match import parse_spec
     from boardgames.kalah.record import read_record, replay
 
     if not specs and not do_sweep:

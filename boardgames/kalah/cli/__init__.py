@@ -1,7 +1,7 @@
 """``boardgames kalah``: play, replay, analyse and perft (RULES.md sections 1-3).
 
 Imports no numba: the pure-Python program plays here until a faster engine takes over
-behind boardgames.kalah.program.
+behind boardgames.kalah.play.program.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from rich.markup import escape
 from boardgames.cli import InputError, LazyGroup
 from boardgames.core.console import EndOfInput, ask, file_name, make_console, print_json
 from boardgames.core.protocol import GameError, State, score_bound, score_margin
-from boardgames.kalah.engine import DEFAULT_TIME, PRESETS, UNITS, EngineConfig, presets_help
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
     MAX_PITS,
@@ -30,7 +29,8 @@ from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
 )
-from boardgames.kalah.program import (
+from boardgames.kalah.play.engine import DEFAULT_TIME, PRESETS, UNITS, EngineConfig, presets_help
+from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
     engine_for,
     program_compound,
@@ -40,10 +40,13 @@ from boardgames.kalah.record import DEFAULT_RECORD, Move, Record, RecordError, r
 from boardgames.kalah.rules import RULE_SETS
 
 KALAH_COMMANDS: dict[str, tuple[str, str]] = {
-    "match": ("boardgames.kalah.match:match", "Two program settings play a scored match."),
-    "solve": ("boardgames.kalah.solve_cli:solve", "Exact value of a position under perfect play."),
-    "review": ("boardgames.kalah.solve_cli:review", "Review a game record move by move."),
-    "explain": ("boardgames.kalah.explain:explain", "Which program settings play a recorded game."),
+    "match": ("boardgames.kalah.play.match:match", "Two program settings play a scored match."),
+    "solve": ("boardgames.kalah.cli.solve:solve", "Exact value of a position under perfect play."),
+    "review": ("boardgames.kalah.cli.solve:review", "Review a game record move by move."),
+    "explain": (
+        "boardgames.kalah.analysis.explain:explain",
+        "Which program settings play a recorded game.",
+    ),
 }
 """Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
 
@@ -465,7 +468,7 @@ def _side(option: str, value: str) -> tuple[str, EngineConfig | None, str | None
     word = value.strip().lower()
     if word in ("human", "program"):
         return word, None, None
-    from boardgames.kalah.match import describe_spec, parse_spec
+    from boardgames.kalah.play.match import describe_spec, parse_spec
 
     try:
         config = parse_spec(value)

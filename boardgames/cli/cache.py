@@ -1,7 +1,7 @@
 """``boardgames cache``: what boardgames keeps on disk, listed, checked and cleaned.
 
 The cache folder (:func:`boardgames.cache_dir`) holds Kalah's endgame tables
-(``kalah-endgame-RULES-Pp-Ss-FINGERPRINT.npy``, see :mod:`boardgames.kalah.endgame`), the
+(``kalah-endgame-RULES-Pp-Ss-FINGERPRINT.npy``, see :mod:`boardgames.kalah.exact.endgame`), the
 hidden temporary files of tables being saved, and by default numba's compiled kernels
 (``NUMBA_CACHE_DIR``). A table is *current* when its fingerprint is that of today's rule
 kernels (only those are ever read) and *stale* otherwise. This module imports numpy and
@@ -77,7 +77,7 @@ def _last_used(stat: os.stat_result) -> float:
 
 def _scan(folder: Path) -> list[CacheFile]:
     """Every table and temporary table file in ``folder``, biggest board first."""
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
     from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
     found: list[CacheFile] = []
@@ -193,7 +193,7 @@ def list_command(as_json: bool) -> None:
     (tables saved by earlier versions do not); 'cache verify' checks them.
     """
     from boardgames.core.console import make_console, print_json
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     folder = cache_dir()
     entries = _scan(folder)
@@ -413,7 +413,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     """
     from boardgames.core.console import EndOfInput, confirm, make_console, print_json
     from boardgames.core.progress import Progress, interruptible
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     if as_json and stamp and not yes:
         raise click.UsageError("--stamp with --json cannot ask: add --yes")

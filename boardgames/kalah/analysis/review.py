@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 from boardgames.core.protocol import State, score_bound
-from boardgames.kalah.endgame import EndgameTable
+from boardgames.kalah.exact.endgame import EndgameTable
+from boardgames.kalah.exact.solver import SearchStopped, Solver
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
-from boardgames.kalah.solver import SearchStopped, Solver
 
 VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
 """Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
@@ -27,7 +27,7 @@ def verdict(loss: int) -> str:
 class Reviewer:
     """Values every move of a game for the player who made it.
 
-    Exact values come from :class:`~boardgames.kalah.solver.Solver` when a position
+    Exact values come from :class:`~boardgames.kalah.exact.solver.Solver` when a position
     solves within ``exact_nodes`` positions (endgame tables make late positions cheap);
     otherwise the numba engine searches ``depth`` compound moves with the store
     evaluation (so that a loss is still counted in stones), and the position after the
@@ -47,7 +47,7 @@ class Reviewer:
         self._engines: dict[int, object] = {}
 
     def _engine(self, depth: int):
-        from boardgames.kalah.engine import EngineConfig, KalahEngine
+        from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
         if depth not in self._engines:
             config = EngineConfig(depth=depth, evaluation="store", prove_nodes=0)

@@ -25,17 +25,17 @@ from boardgames.core.progress import (
 from boardgames.core.protocol import GameError, describe_score, quote
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli import _board_options, _score_text, _setup, parse_board
+from boardgames.kalah.cli.solve_jobs import job_options, run_job_solve
+from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
-from boardgames.kalah.jobsolve_cli import job_options, run_job_solve
-from boardgames.kalah.jobsolve_cli import wanted as job_solve_wanted
 
 if TYPE_CHECKING:  # numba loads only where a solve runs
     import numpy as np
     from rich.console import Console
 
     from boardgames.core.cluster import ClusterSpec
-    from boardgames.kalah.endgame import EndgameTable
-    from boardgames.kalah.solver import Solver, SolveResult
+    from boardgames.kalah.exact.endgame import EndgameTable
+    from boardgames.kalah.exact.solver import Solver, SolveResult
 
 SMALL_HASH_MB = 64
 """Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
@@ -66,7 +66,7 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     memory, or a bigger one already in the cache (``--endgame 30`` builds one) of at most
     half the stones plus four, since a cached table costs only its loading (a few
     seconds a GB from the disk), that leaves a quarter of the available memory free."""
-    from boardgames.kalah.endgame import (
+    from boardgames.kalah.exact.endgame import (
         MAX_TABLE_STONES,
         cached_stones,
         largest_stones,
@@ -107,7 +107,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
     the table will be, about how long it takes and that it is cached once; the build and
     a long load show their progress there. Ctrl-C raises
     :class:`~boardgames.core.progress.Stopped` and leaves no table file behind."""
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     if stones <= 0:
         return None
@@ -205,7 +205,7 @@ def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     ``total`` stones: the largest table of at most :data:`REVIEW_TABLE_ENTRIES` positions
     and of no more stones than the board holds, whatever the cache holds. (Only where less
     than twice that table is free in memory is it smaller; the review then says so.)"""
-    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
+    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones
 
     top = min(total, MAX_TABLE_STONES)
     return largest_stones(pits, min(REVIEW_TABLE_ENTRIES, _available_memory() // 2), top)
@@ -214,7 +214,7 @@ def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
 def quick_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """``kalah review --quick``: the largest table already in the cache that ``kalah solve
     --endgame auto`` would use (nothing is built); 0 when there is none."""
-    from boardgames.kalah.endgame import cached_stones
+    from boardgames.kalah.exact.endgame import cached_stones
 
     top = auto_stones(pits, total, empty_capture)
     return max((k for k in cached_stones(pits, "classic", empty_capture) if k <= top), default=0)
@@ -230,7 +230,7 @@ def review_table(
     table, byte for byte: the review is the same as with the table built."""
     import dataclasses
 
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     if stones <= 0:
         return None, "none"
@@ -277,7 +277,7 @@ def _table_stones(
     review: bool = False,
     memory: bool = True,
 ) -> int:
-    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones, table_entries
+    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones, table_entries
 
     if rules != "classic":
         return 0
@@ -416,8 +416,8 @@ def solve(
     if stores is not None:  # nothing to search, no tables to build, no numba to load
         _print_finished(console, game, state, base, side, as_json)
         return
-    from boardgames.kalah.endgame import pit_stones
-    from boardgames.kalah.solver import Solver
+    from boardgames.kalah.exact.endgame import pit_stones
+    from boardgames.kalah.exact.solver import Solver
 
     # on a cluster the workers load the tables: this machine's memory does not matter
     stones = _table_stones(endgame_spec, pits, total, rules, empty_capture, memory=cluster is None)
@@ -560,7 +560,7 @@ def _solve_with_progress(
 ) -> SolveResult:
     """Solve in a worker thread, the main thread drawing the progress on stderr (positions
     searched against the estimate, the bounds so far) and catching Ctrl-C."""
-    from boardgames.kalah.solver import NODES, solve_in_thread
+    from boardgames.kalah.exact.solver import NODES, solve_in_thread
 
     positions = estimate_positions(pits, left, stones)
     seconds = positions / (SOLVE_RATE * threads)
@@ -649,8 +649,8 @@ def review(
     The last line says which table was used and how many moves stayed depth-limited.
     --quick builds nothing and uses whatever the cache holds.
     """
+    from boardgames.kalah.analysis.review import PLURALS, VERDICTS, Reviewer
     from boardgames.kalah.record import read_record, replay
-    from boardgames.kalah.reviewer import PLURALS, VERDICTS, Reviewer
 
     if quick and endgame_spec != "auto":
         raise click.UsageError("--quick uses the tables in the cache; leave out --endgame")
@@ -724,14 +724,14 @@ def review(
 def largest_stones_for_review(pits: int) -> int:
     """The stones of the table :data:`REVIEW_TABLE_ENTRIES` allows on ``pits`` pits,
     memory aside."""
-    from boardgames.kalah.endgame import MAX_TABLE_STONES, largest_stones
+    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones
 
     return largest_stones(pits, REVIEW_TABLE_ENTRIES, MAX_TABLE_STONES)
 
 
 def _tables_text(pits: int, stones: int, source: str) -> str:
     """``Endgame table: 20 stones on 6 pits (225,792,840 positions, built)``."""
-    from boardgames.kalah.endgame import table_entries
+    from boardgames.kalah.exact.endgame import table_entries
 
     if stones <= 0:
         return "Endgame table: none"

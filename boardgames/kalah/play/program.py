@@ -1,7 +1,7 @@
 """The computer player's seam: one place that decides how the program searches.
 
 :func:`program_compound` is what ``kalah play`` and ``kalah analyse`` use: the engine
-(:mod:`boardgames.kalah.engine`) under an :class:`~boardgames.kalah.engine.EngineConfig`
+(:mod:`boardgames.kalah.play.engine`) under an :class:`~boardgames.kalah.play.engine.EngineConfig`
 (depth, seconds or positions a move, evaluation, strategy, depth unit). Engines are kept per
 setup and configuration, so only the first move pays for loading the kernels.
 
@@ -23,11 +23,11 @@ from boardgames.core.protocol import (
     terminal_score,
 )
 from boardgames.core.search import alphabeta
-from boardgames.kalah.engine import EngineConfig, KalahEngine
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
 if TYPE_CHECKING:
-    from boardgames.kalah.endgame import EndgameTable
+    from boardgames.kalah.exact.endgame import EndgameTable
 
 DEFAULT_DEPTH = 6
 """Depth (compound moves) of the pure-Python reference program."""
@@ -47,7 +47,7 @@ def endgame_table(game: Kalah, stones: int) -> EndgameTable | None:
     pits, or None (other rules, or no table that holds it). It is the smallest table in
     the disk cache that holds the position (``kalah solve`` builds big ones), else a
     small one built once (a second or two) when a game first gets that far."""
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     if game.rules != "classic":
         return None
@@ -70,7 +70,7 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
     """Perfect play from the endgame tables: the compound move that keeps the exact value
     (the first such sowing in pit order each time), or None when no table covers
     ``state``. The value is the final margin, as a proven score."""
-    from boardgames.kalah.endgame import pit_stones
+    from boardgames.kalah.exact.endgame import pit_stones
 
     table = endgame_table(game, pit_stones(state, game.pits))
     if table is None or game.outcome(state) is not None:
@@ -108,7 +108,7 @@ def exact_margin(game: Kalah, table: EndgameTable, state: State) -> int:
 def proof_table(game: Kalah) -> EndgameTable | None:
     """The endgame table of the engine's proofs: the biggest cached one that play may load,
     else the small one play builds (a second or two, once); None under Etudes rules."""
-    from boardgames.kalah import endgame
+    from boardgames.kalah.exact import endgame
 
     if game.rules != "classic":
         return None

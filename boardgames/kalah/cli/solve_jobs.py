@@ -1,7 +1,7 @@
 """``kalah solve --cluster / --checkpoint / --at-least / --at-most``: the job-level solve.
 
 The options live on ``kalah solve`` (solve_cli.py); this module runs the front end of
-:mod:`boardgames.kalah.jobsolve` with a progress line, Ctrl-C and the report.
+:mod:`boardgames.kalah.jobs.search` with a progress line, Ctrl-C and the report.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from boardgames.kalah.game import PLAYER_NAMES
 if TYPE_CHECKING:
     import numpy as np
 
-    from boardgames.kalah.jobsolve import JobSearch
+    from boardgames.kalah.jobs.search import JobSearch
 
 
 def job_options(f: Any) -> Any:
@@ -114,8 +114,8 @@ def run_job_solve(
     as_json: bool,
 ) -> None:
     """Run the front end and print the value (or the bound asked for)."""
-    from boardgames.kalah import jobsolve
-    from boardgames.kalah.solve_cli import load_table
+    from boardgames.kalah.cli.solve import load_table
+    from boardgames.kalah.jobs import search as jobsolve
 
     if at_least is not None and at_most is not None:
         raise click.UsageError("give --at-least or --at-most, not both")
@@ -301,7 +301,7 @@ def run_job_solve(
 
 def _append_log(path: Path, search: JobSearch) -> None:
     """Every job of this run, one JSON line each (for the scaling simulation)."""
-    from boardgames.kalah.jobsolve import job_log_lines
+    from boardgames.kalah.jobs.search import job_log_lines
 
     try:
         with path.open("a", encoding="utf-8") as f:
@@ -326,7 +326,7 @@ def _verdict(mover: str, value: int) -> str:
 
 
 def _detail(search: JobSearch, runner: Runner, seconds: float) -> str:
-    from boardgames.kalah.jobsolve import bound_text
+    from boardgames.kalah.jobs.search import bound_text
 
     lo, hi = search.node_bounds(search.root)
     rate = search.stats.nodes / max(seconds, 1e-9)

@@ -10,7 +10,7 @@ difference), which lies in ``[-n, n]`` for ``n`` stones left in the pits. Workin
   keyed by the pits and the side to move only, and positions that differ only in their
   stores share one entry (Etudes rules end when a store passes half, so there the stores
   are part of the key);
-* endgame tables (:mod:`boardgames.kalah.endgame`) answer every position with at most
+* endgame tables (:mod:`boardgames.kalah.exact.endgame`) answer every position with at most
   ``K`` stones in the pits exactly, without search.
 
 Search enhancements: the table's move first; away from the endgame tables the moves are
@@ -50,7 +50,7 @@ from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
 from boardgames.core.prefetch import prefetch
 from boardgames.kalah import kernels as rule_kernels
-from boardgames.kalah.endgame import EndgameTable, pit_stones, rank_state
+from boardgames.kalah.exact.endgame import EndgameTable, pit_stones, rank_state
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
 ENTRY_BYTES = 16
@@ -557,8 +557,8 @@ class Solver:
         depths' values (they swing with the parity of the depth: 6 and 9 for 6 x 4,
         whose value is 8)."""
         from boardgames.core.protocol import score_margin
-        from boardgames.kalah.engine import EngineConfig, KalahEngine
         from boardgames.kalah.game import Kalah
+        from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
         if self.is_over(state):
             return self.store_difference(state)
