@@ -46,11 +46,12 @@ from typing import Any
 import numpy as np
 
 from boardgames.core.cluster import Finished, JobPool, LocalJobPool
-from boardgames.kalah.cli.solve import auto_stones, default_hash_mb
 from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.sizing import auto_stones, default_hash_mb
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.jobs import search as jobsolve
+from boardgames.kalah.play.guess import FirstGuess
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -92,8 +93,10 @@ def overhead(args: argparse.Namespace) -> dict[str, Any]:
     for run in range(args.runs):
         solver = Solver(pits, hash_mb=hash_mb, endgame=table, threads=threads)
         solver.warm_up()
+        guess = FirstGuess(Kalah(pits, 1))  # the first guess of `kalah solve`
+        guess.warm_up()
         t = time.perf_counter()
-        r = solver.solve(state.copy())
+        r = solver.solve(state.copy(), guess=guess)
         plain = time.perf_counter() - t
         # a fresh solver for the jobs too (its table cleared), as a new run would have
         jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)

@@ -41,10 +41,11 @@ from rich.table import Table
 
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah.cli.solve import auto_stones, default_hash_mb
 from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact.sizing import auto_stones, default_hash_mb
 from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped, Solver
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.guess import FirstGuess
 
 PUBLISHED_EMPTY_CAPTURE = {
     (6, 4): 10,  # Irving, Donkers, Uiterwijk 2000 (also Rawlings 2015)
@@ -75,7 +76,8 @@ def solve_board(
         pits, hash_mb=hash_mb, endgame=table, empty_capture=empty_capture, threads=threads
     )
     solver.history = history
-    jit = solver.warm_up()
+    guess = FirstGuess(game)  # the first guess of `kalah solve`
+    jit = solver.warm_up() + guess.warm_up()
     timer = threading.Timer(budget, solver.stop)
     timer.start()
     bounds: list[tuple[int, int, float]] = []
@@ -96,7 +98,7 @@ def solve_board(
         "history": history,
     }
     try:
-        r = solver.solve(state, report)
+        r = solver.solve(state, report, guess=guess)
     except SearchStopped:
         return {
             **row,

@@ -593,7 +593,7 @@ def test_ctrl_c_caught_by_a_command_still_gives_130(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """kalah play catches Ctrl-C at its prompt and says so itself; the status is 130."""
-    from boardgames.kalah import cli as kalah_cli
+    from boardgames.kalah.cli import play as kalah_cli
 
     def press_ctrl_c(*args: object) -> str:
         signal.raise_signal(signal.SIGINT)
@@ -670,7 +670,7 @@ def test_fit_tables_never_cut_a_number(width: int) -> None:
 
     from boardgames.core.compare import COMPARE_COLUMNS, MCTS_COLUMNS
     from boardgames.core.tables import FitTable
-    from boardgames.kalah.play.match import MATCH_COLUMNS
+    from boardgames.kalah.cli.match import MATCH_COLUMNS
 
     samples = {
         COMPARE_COLUMNS: ("alphabeta", "python", "win by at least 12", "12,345,678", "123.4567",

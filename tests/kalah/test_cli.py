@@ -244,7 +244,7 @@ def test_analyse_finished_position() -> None:
 def test_ctrl_c_while_the_program_thinks_keeps_the_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import boardgames.kalah.cli as kcli
+    import boardgames.kalah.cli.play as kcli
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
@@ -301,7 +301,7 @@ def test_more_than_half_is_announced_once() -> None:
 
     from rich.console import Console
 
-    from boardgames.kalah.cli import KalahPlay
+    from boardgames.kalah.cli.play import KalahPlay
     from boardgames.kalah.play.engine import EngineConfig
 
     out = StringIO()

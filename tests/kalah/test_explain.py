@@ -22,18 +22,9 @@ from rich.console import Console
 from boardgames.cli import cli
 from boardgames.core.protocol import is_terminal_score, terminal_score
 from boardgames.kalah.analysis import explain as explain_module
-from boardgames.kalah.analysis.explain import (
-    PASS,
-    SAME,
-    TIE,
-    Explainer,
-    Grid,
-    UnsweptKalah,
-    model_search,
-    moves_table,
-    sweep,
-    sweep_table,
-)
+from boardgames.kalah.analysis.explain import SAME, TIE, Explainer, Grid, sweep
+from boardgames.kalah.analysis.unswept import PASS, UnsweptKalah, model_search
+from boardgames.kalah.cli.explain import moves_table, sweep_table
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 from boardgames.kalah.record import read_record, replay

@@ -12,8 +12,8 @@ import importlib.util
 
 import pytest
 
-from boardgames.kalah.cli import perft
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.perft import perft
 
 
 class SimpleKalah:

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
-from boardgames.kalah.cli import perft, perft_probe
-from boardgames.kalah.cli.solve import TINY_POSITIONS, estimate_positions
+from boardgames.kalah.exact.sizing import TINY_POSITIONS, estimate_positions
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
+from boardgames.kalah.perft import perft, perft_probe
 
 FINISHED = "0 0 0 0 0 0 20 0 0 0 0 0 0 28"  # 6 x 4 played out: B 28, A 20
 

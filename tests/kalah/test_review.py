@@ -20,8 +20,7 @@ from click.testing import CliRunner, Result
 from boardgames.cli import cli
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah.cli import solve as solve_cli
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, sizing
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 from boardgames.kalah.record import Move, Record, read_record, replay
@@ -102,7 +101,7 @@ def test_a_table_that_covers_part_of_the_game(
     the same for an empty cache, a cache holding a bigger table (cut down to the budget's)
     and a cache holding a smaller one (built on); --quick, which takes what the cache
     holds, is not."""
-    monkeypatch.setattr(solve_cli, "REVIEW_TABLE_ENTRIES", 40_000)  # 3 pits: 14 stones
+    monkeypatch.setattr(sizing, "REVIEW_TABLE_ENTRIES", 40_000)  # 3 pits: 14 stones
     path = weak_game(tmp_path, seeds=6)
     args = (str(path), "--exact-nodes", "2000", "--json")
     empty = json.loads(review(*args).stdout)
@@ -138,7 +137,7 @@ def test_quick_builds_nothing(folder: Path, tmp_path: Path) -> None:
 def test_the_last_line_says_which_table_and_how_many_moves_stayed_depth_limited(
     folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(solve_cli, "REVIEW_TABLE_ENTRIES", 40_000)
+    monkeypatch.setattr(sizing, "REVIEW_TABLE_ENTRIES", 40_000)
     path = weak_game(tmp_path, seeds=6)
     data = json.loads(review(str(path), "--exact-nodes", "2000", "--json").stdout)
     limited = sum(not r["exact"] for r in data["moves"])

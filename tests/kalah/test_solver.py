@@ -253,10 +253,10 @@ def test_solve_cli_bad_input(args: list[str], message: str) -> None:
 
 
 def test_solve_refuses_a_table_bigger_than_the_available_memory(tmp_path, monkeypatch) -> None:
-    from boardgames.kalah.cli import solve as solve_cli
+    from boardgames.kalah.exact import sizing
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 2**30)
+    monkeypatch.setattr(sizing, "available_memory", lambda: 2**30)
     result = run(["kalah", "solve", "--pits", "6", "--seeds", "4", "--endgame", "26"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     message = "needs 2.7 GB and 1.1 GB are available; the largest that fits is --endgame 23"
@@ -342,11 +342,11 @@ def test_solve_finished_position_and_conflicting_options() -> None:
 
 
 def test_review_uses_the_same_table_whatever_the_cache(tmp_path, monkeypatch) -> None:
-    from boardgames.kalah.cli import solve as solve_cli
-    from boardgames.kalah.cli.solve import auto_stones, quick_stones, review_stones
+    from boardgames.kalah.exact import sizing
+    from boardgames.kalah.exact.sizing import auto_stones, quick_stones, review_stones
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 8 * 2**30)
+    monkeypatch.setattr(sizing, "available_memory", lambda: 8 * 2**30)
     assert review_stones(6, 72) == 20 and auto_stones(6, 72) == 22
     big = endgame.cache_path(6, 20, "classic")
     big.parent.mkdir(parents=True)
@@ -356,8 +356,8 @@ def test_review_uses_the_same_table_whatever_the_cache(tmp_path, monkeypatch) ->
     # a bigger cached table (``--endgame 27`` built it) serves 6 x 4 and up, not 6 x 3
     # (at most half the stones plus four), and not when memory is short
     endgame.cache_path(6, 27, "classic").touch()
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 32 * 2**30)
+    monkeypatch.setattr(sizing, "available_memory", lambda: 32 * 2**30)
     assert auto_stones(6, 48) == 27 and auto_stones(6, 72) == 27 and auto_stones(6, 36) == 20
     assert review_stones(6, 48) == 20 and quick_stones(6, 48) == 27
-    monkeypatch.setattr(solve_cli, "_available_memory", lambda: 4 * 2**30)
+    monkeypatch.setattr(sizing, "available_memory", lambda: 4 * 2**30)
     assert auto_stones(6, 48) == 22  # 3.9 GB would leave too little: 22 stones, built

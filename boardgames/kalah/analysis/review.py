@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
-from boardgames.core.protocol import State, score_bound
+from boardgames.core.protocol import State, score_bound, score_margin, terminal_score
 from boardgames.kalah.exact.endgame import EndgameTable
 from boardgames.kalah.exact.solver import SearchStopped, Solver
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.play.guess import FirstGuess
 
 VERDICTS = ((0, "best"), (2, "inaccuracy"), (math.inf, "mistake"))
 """Verdict by the value a move lost: 0 best, 1-2 an inaccuracy, more a mistake."""
@@ -44,32 +45,14 @@ class Reviewer:
         self.depth = depth
         self.exact_nodes = exact_nodes
         self.solver = Solver(game.pits, game.rules, hash_mb=256, endgame=table)
-        self._engines: dict[int, object] = {}
-
-    def _engine(self, depth: int):
-        from boardgames.kalah.play.engine import EngineConfig, KalahEngine
-
-        if depth not in self._engines:
-            config = EngineConfig(depth=depth, evaluation="store", prove_nodes=0)
-            self._engines[depth] = KalahEngine(self.game, config)
-        return self._engines[depth]
+        self.first_guess = FirstGuess(game)
 
     def _guess(self, state: State) -> int:
-        """MTD(f)'s first guess for the solver: the store lead a depth-limited search
-        expects (at most 6 compound moves deep), the mean of its last two depths, whose
-        values swing with the parity of the depth. A fixed depth, not the solver's own
-        guess (a search of a fraction of a second): the positions the solver visits, and
-        so whether a move is exact within ``exact_nodes``, must not depend on the
-        machine's speed."""
-        from boardgames.core.protocol import score_margin
-
-        depth = min(self.depth, GUESS_DEPTH)
-        margins = []
-        for d in {max(1, depth - 1), depth}:
-            value = self._engine(d).search(state, d).value
-            margin = score_margin(value)
-            margins.append(value if margin is None else margin)
-        return sum(margins) // len(margins)
+        """MTD(f)'s first guess for the solver: searches to at most ``GUESS_DEPTH``
+        compound moves. A fixed depth, not the solve command's timed guess: the positions
+        the solver visits, and so whether a move is exact within ``exact_nodes``, must not
+        depend on the machine's speed."""
+        return self.first_guess.at_depth(state, min(self.depth, GUESS_DEPTH))
 
     def _exact(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
         solved = self.solver.solve(state, node_limit=self.exact_nodes, guess=self._guess(state))
@@ -81,17 +64,15 @@ class Reviewer:
 
     def _searched(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
         game = self.game
-        before = self._engine(self.depth).best_move(state)
+        before = self.first_guess.engine(self.depth).best_move(state)
         after = game.play_compound(state, pits)
         player = game.to_move(state)
         outcome = game.outcome(after)
         if outcome is not None:
-            from boardgames.core.protocol import terminal_score
-
             value = terminal_score(outcome, len(pits))
             after_value = value if game.to_move(after) == player else -value
         else:
-            answer = self._engine(max(1, self.depth - 1)).best_move(after)
+            answer = self.first_guess.engine(max(1, self.depth - 1)).best_move(after)
             after_value = answer.value if game.to_move(after) == player else -answer.value
         return before.value, after_value, list(before.move)
 
@@ -126,7 +107,5 @@ class Reviewer:
 
 def _stones(score: int) -> int:
     """A search score in stones: the margin of a proven result, else the store lead."""
-    from boardgames.core.protocol import score_margin
-
     margin = score_margin(score)
     return margin if margin is not None else score

@@ -114,7 +114,7 @@ def run_job_solve(
     as_json: bool,
 ) -> None:
     """Run the front end and print the value (or the bound asked for)."""
-    from boardgames.kalah.cli.solve import load_table
+    from boardgames.kalah.cli.tables import load_table
     from boardgames.kalah.jobs import search as jobsolve
 
     if at_least is not None and at_most is not None:

@@ -550,36 +550,10 @@ class Solver:
     def table_bytes(self) -> int:
         return int(self.tt.nbytes)
 
-    def estimate(self, state: np.ndarray, seconds: float | None = None) -> int:
-        """A first guess of the final margin (MTD(f) needs fewer passes the closer it is):
-        the engine's depth-limited search with the store evaluation for ``seconds``
-        (default 0.3 s, 0.05 s up to 30 stones in the pits), the mean of its last two
-        depths' values (they swing with the parity of the depth: 6 and 9 for 6 x 4,
-        whose value is 8)."""
-        from boardgames.core.protocol import score_margin
-        from boardgames.kalah.game import Kalah
-        from boardgames.kalah.play.engine import EngineConfig, KalahEngine
-
-        if self.is_over(state):
-            return self.store_difference(state)
-        m = self.pits
-        if seconds is None:
-            seconds = 0.05 if pit_stones(state, m) <= 30 else 0.3
-        game = Kalah(m, 1, self.rules, empty_capture=self.empty_capture)
-        engine = KalahEngine(game, EngineConfig(time=seconds, evaluation="store", prove_nodes=0))
-        answers = [engine.search(state)]
-        if answers[0].depth > 1:  # the depth below: its table is filled, so it is quick
-            answers.append(engine.search(state, depth=answers[0].depth - 1))
-        margins = []
-        for a in answers:
-            margin = score_margin(a.value)
-            margins.append(a.value if margin is None else margin)
-        return sum(margins) // len(margins)
-
     def warm_up(self) -> float:
-        """Compile (or load from numba's cache) every kernel a solve calls: the search,
-        the engine's search of the first guess and the small ones of the best move; the
-        seconds it took, kept out of the solve's time.
+        """Compile (or load from numba's cache) every kernel a solve calls: the search and
+        the small ones of the best move; the seconds it took, kept out of the solve's time.
+        (A first guess's kernels are its own: :meth:`FirstGuess.warm_up` in ``play``.)
 
         Kernel code depends on the argument types only, so a one-pit board will do.
         """
@@ -702,12 +676,15 @@ class Solver:
         report: Callable[[int, int], None] | None = None,
         *,
         node_limit: int = 0,
-        guess: int | None = None,
+        guess: int | Callable[[np.ndarray], int] | None = None,
     ) -> SolveResult:
         """The exact value of ``state`` and a best compound move (first of equals in order).
 
         ``node_limit`` (0: none) stops the search with :class:`SearchStopped` once it has
-        visited that many positions; ``guess`` is MTD(f)'s first try for the value.
+        visited that many positions. ``guess`` is MTD(f)'s first try for the value, or a
+        function of the position that gives it (its time counts as the solve's, as
+        :class:`~boardgames.kalah.play.guess.FirstGuess`); None tries the present store
+        lead. Any guess gives the same value; a close one takes fewer passes.
         """
         t0 = time.perf_counter()
         self._reset(node_limit)
@@ -720,7 +697,9 @@ class Solver:
                 report(lower + sd, upper + sd)
 
         if guess is None:
-            guess = self.estimate(state)
+            guess = sd
+        elif callable(guess):
+            guess = guess(state)
         g = self.gain(state, guess - sd, note)
         best = self.best_line(state, g)
         return SolveResult(
@@ -816,6 +795,7 @@ def solve_in_thread(
     state: np.ndarray,
     report: Callable[[int, int], None] | None = None,
     tick: Callable[[], None] | None = None,
+    guess: int | Callable[[np.ndarray], int] | None = None,
 ) -> SolveResult:
     """Run :meth:`Solver.solve` in a worker thread so that the main thread stays free to
     show progress (``tick`` every 0.1 s) and to stop the search cleanly on Ctrl-C."""
@@ -823,7 +803,7 @@ def solve_in_thread(
 
     def work() -> None:
         try:
-            box["result"] = solver.solve(state, report)
+            box["result"] = solver.solve(state, report, guess=guess)
         except BaseException as e:  # handed to the caller
             box["error"] = e
 

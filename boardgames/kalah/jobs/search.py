@@ -45,6 +45,13 @@ from typing import Any
 import numpy as np
 
 from boardgames.core.cluster import JobPool, current_job
+from boardgames.kalah.exact import endgame as tables
+from boardgames.kalah.exact.endgame import pit_stones
+from boardgames.kalah.exact.sizing import auto_stones, estimate_positions
+from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped, Solver
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.kernels import result
+from boardgames.kalah.play.guess import FirstGuess
 
 STORE_FORMAT = 1
 """Version of the checkpoint's SQLite layout; a newer one is refused."""
@@ -81,9 +88,6 @@ def _solver(
     key = (pits, rules, empty_capture, total, endgame, hash_mb)
     solver = _SOLVERS.get(key)
     if solver is None or solver._stopped:
-        from boardgames.kalah.cli.solve import auto_stones
-        from boardgames.kalah.exact.solver import Solver
-
         table = None
         spec, mapped = endgame.removesuffix("+mmap"), endgame.endswith("+mmap")
         folder = None
@@ -91,8 +95,6 @@ def _solver(
             folder, _, spec = spec[4:].partition(":")
             spec = spec or "auto"
         if rules == "classic" and spec != "0":
-            from boardgames.kalah.exact import endgame as tables
-
             saved = os.environ.get("BOARDGAMES_CACHE")
             if folder is not None:  # the tables' folder for this load only
                 os.environ["BOARDGAMES_CACHE"] = folder
@@ -124,8 +126,6 @@ def warm_job(
     key = (pits, rules, empty_capture, total, endgame, hash_mb)
     with _LOCK:
         if table is not None:
-            from boardgames.kalah.exact.solver import Solver
-
             _SOLVERS.clear()
             _SOLVERS[key] = Solver(
                 pits, rules, hash_mb, table, empty_capture=empty_capture, threads=_threads()
@@ -188,8 +188,6 @@ def solve_job(
     lower: the margin is at least v; upper: at most v) or ``{"kind": "over", "nodes": n}``
     when ``node_limit`` positions a thread (0: none) did not settle it. Jobs of one
     process run one at a time: each uses all of the worker's threads."""
-    from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped
-
     state = np.array(holes, dtype=np.int64)
     total = int(state[: 2 * pits + 2].sum())
     job = current_job()
@@ -421,8 +419,6 @@ class JobSearch:
         table_stones: int = 0,
         presplit: float = PRESPLIT,
     ) -> None:
-        from boardgames.kalah.exact.solver import Solver
-
         self.pits = pits
         self.rules = rules
         self.empty_capture = empty_capture
@@ -447,7 +443,7 @@ class JobSearch:
         self.job_node: dict[str, Node] = {}
         self.threshold = 0
         self.t0 = time.perf_counter()
-        self._engine: Any = None
+        self.first_guess = FirstGuess(Kalah(pits, 1, rules, empty_capture=empty_capture))
         self.root = self._node(np.asarray(state, dtype=np.int64).copy(), None, 1)
 
     # --- nodes and bounds -----------------------------------------------------------------
@@ -459,8 +455,6 @@ class JobSearch:
         if key not in self.bounds:
             self.bounds[key] = [-INF, INF, 0]
         if not self.rules_solver.legal(state):  # a finished game: its margin, exactly
-            from boardgames.kalah.kernels import result
-
             v = int(result(state.reshape(1, -1), 0, self.rules_solver._params(state)))
             self.bounds[key][0] = self.bounds[key][1] = v
         return node
@@ -548,19 +542,7 @@ class JobSearch:
         lo, hi = self.node_bounds(node)
         if lo == hi:
             return lo
-        from boardgames.core.protocol import score_margin
-
-        if self._engine is None:
-            from boardgames.kalah.game import Kalah
-            from boardgames.kalah.play.engine import EngineConfig, KalahEngine
-
-            game = Kalah(self.pits, 1, self.rules, empty_capture=self.empty_capture)
-            config = EngineConfig(depth=self.order_depth, evaluation="store", prove_nodes=0)
-            self._engine = KalahEngine(game, config)
-        answer = self._engine.search(node.state, depth=self.order_depth)
-        margin = score_margin(answer.value)
-        value = answer.value if margin is None else margin
-        return node.sign * int(value)
+        return node.sign * self.first_guess.at_depth(node.state, self.order_depth, two_depths=False)
 
     # --- proof numbers and selection --------------------------------------------------------
 
@@ -629,9 +611,6 @@ class JobSearch:
         only run past its budget."""
         if self.presplit <= 0:
             return False
-        from boardgames.kalah.cli.solve import estimate_positions
-        from boardgames.kalah.exact.endgame import pit_stones
-
         left = pit_stones(node.state, self.pits)
         return (
             estimate_positions(self.pits, left, self.table_stones) > self.presplit * self.job_nodes
@@ -745,8 +724,8 @@ class JobSearch:
         """The exact margin of the root's mover: MTD(f) over :meth:`test`."""
         lo, hi = self.node_bounds(self.root)
         step = 2 if self.parity else 1
-        if guess is None:  # the plain solver's first guess (the engine for a moment)
-            guess = self.root.sign * self.rules_solver.estimate(self.root.state)
+        if guess is None:  # the solve command's first guess (the engine for a moment)
+            guess = self.root.sign * self.first_guess.within(self.root.state)
         g = max(lo, min(hi, guess))
         if self.parity and (g - self.total) % 2:
             g += 1 if g < hi else -1

@@ -1,0 +1,169 @@
+"""Options and helpers the kalah commands share: the board and rules, the program's search
+settings, a position given on the command line, and the texts several commands print."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from boardgames.core.protocol import GameError, State
+from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
+from boardgames.kalah.game import (
+    MAX_PITS,
+    MAX_SEEDS,
+    MIN_PITS,
+    MIN_SEEDS,
+    PLAYER_NAMES,
+    Kalah,
+)
+from boardgames.kalah.play.engine import DEFAULT_TIME, UNITS, EngineConfig
+from boardgames.kalah.rules import RULE_SETS
+
+EVAL_HELP = "Evaluation at the search horizon: " + "; ".join(
+    f"{name}: {text.rstrip('.')}" for name, text in EVALUATION_HELP.items()
+)
+
+
+def board_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option(
+        "--rules",
+        type=click.Choice(RULE_SETS),
+        default="classic",
+        show_default=True,
+        help="classic: extra turn and capture opposite; etudes: relay sowing, 2-or-3 captures.",
+    )(f)
+    f = click.option(
+        "--seeds",
+        type=int,
+        default=6,
+        show_default=True,
+        help=f"Stones in each pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).",
+    )(f)
+    return click.option(
+        "--pits",
+        type=int,
+        default=6,
+        show_default=True,
+        help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).",
+    )(f)
+
+
+def search_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option(
+        "--ply",
+        "unit",
+        type=click.Choice(UNITS),
+        default="compound",
+        show_default=True,
+        help="What --depth counts: compound moves (RULES.md) or single sowings.",
+    )(f)
+    f = click.option(
+        "--eval",
+        "evaluation",
+        type=click.Choice(EVALUATIONS),
+        default="tseitin",
+        show_default=True,
+        help=EVAL_HELP,
+    )(f)
+    f = click.option(
+        "--time",
+        "time_limit",
+        type=click.FloatRange(0.01, 3600),
+        default=None,
+        help=f"Seconds the program may think a move (iterative deepening); default "
+        f"{DEFAULT_TIME:g} s when --depth is not given either.",
+    )(f)
+    return click.option(
+        "--depth",
+        type=click.IntRange(1, 200),
+        default=None,
+        help="Program's search depth (see --ply); with --time too, whichever ends first.",
+    )(f)
+
+
+def engine_config(
+    depth: int | None, time_limit: float | None, evaluation: str, unit: str
+) -> EngineConfig:
+    try:
+        return EngineConfig(depth=depth, time=time_limit, evaluation=evaluation, unit=unit)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def make_game(pits: int, seeds: int, rules: str, evaluation: str = "store") -> Kalah:
+    try:
+        return Kalah(pits, seeds, rules, evaluation)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def setup_text(pits: int, seeds: int) -> str:
+    """'6 pits x 6 stones', singular where it should be."""
+    return f"{pits} pit{'s' * (pits != 1)} x {seeds} stone{'s' * (seeds != 1)}"
+
+
+def player_text(kind: str, program: EngineConfig) -> str:
+    return f"program ({program.describe()})" if kind == "program" else kind
+
+
+def score_text(game: Kalah, state: State) -> tuple[str, str]:
+    """("A 32, B 40", "B wins by 8") for a finished game."""
+    stores = game.final_stores(state)
+    assert stores is not None
+    a, b = stores
+    if a == b:
+        return f"A {a}, B {b}", "a draw"
+    winner = "A" if a > b else "B"
+    return f"A {a}, B {b}", f"{winner} wins by {abs(a - b)}"
+
+
+def group_pv(game: Kalah, state: State, pv: list[int]) -> list[tuple[int, list[int]]]:
+    """The principal variation as compound moves: [(player, pits), ...]."""
+    out: list[tuple[int, list[int]]] = []
+    turn_open = False
+    for move in pv:
+        if game.outcome(state) is not None or move not in game.legal_moves(state):
+            break
+        player = game.to_move(state)
+        if out and out[-1][0] == player and turn_open:
+            out[-1][1].append(move)
+        else:
+            out.append((player, [move]))
+        state, turn_open = game.play(state, move)
+    return out
+
+
+def pv_text(groups: list[tuple[int, list[int]]]) -> str:
+    return " | ".join(f"{PLAYER_NAMES[p]}: {' '.join(map(str, pits))}" for p, pits in groups)
+
+
+def parse_board(text: str) -> list[int]:
+    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed; digits 0-9:
+    ``int()`` would also read '٣', RULES.md writes 0-9)."""
+    words = text.replace(",", " ").split()
+    bad = next((w for w in words if not (w.isascii() and w.isdigit())), "")
+    if not words or bad:
+        shown = repr(bad) if len(bad) <= 24 else f"{bad[:24]!r}... ({len(bad):,} characters)"
+        what = f"{shown} is not a stone count; " if bad else ""
+        raise GameError(
+            f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "
+            "e.g. '6 6 6 6 6 6 0 6 6 6 6 6 6 0'"
+        )
+    # Python refuses to convert more than 4300 digits; 7 are already beyond any board
+    huge = next((w for w in words if len(w) > 6), None)
+    if huge is not None:
+        shown = huge if len(huge) <= 24 else f"{huge[:24]}... ({len(huge):,} digits)"
+        raise GameError(f"{shown} stones in one hole are far more than any board holds")
+    n = len(words)
+    if n % 2 or not 2 * MIN_PITS + 2 <= n <= 2 * MAX_PITS + 2:
+        raise GameError(
+            f"a board has 2m+2 holes for m = {MIN_PITS}..{MAX_PITS} pits a side "
+            f"(4, 6, ..., {2 * MAX_PITS + 2} numbers), got {n}"
+        )
+    return [int(w) for w in words]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

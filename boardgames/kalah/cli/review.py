@@ -1,0 +1,204 @@
+"""``boardgames kalah review``: every move of a game record valued, exact where the
+solver reaches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from boardgames.cli import InputError
+from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.progress import (
+    Stopped,
+    exit_stopped,
+)
+from boardgames.core.protocol import GameError, describe_score
+from boardgames.core.tables import Col, FitTable
+from boardgames.kalah.cli.tables import review_table, table_stones
+from boardgames.kalah.exact.sizing import (
+    REVIEW_TABLE_ENTRIES,
+    largest_stones_for_review,
+    quick_stones,
+    review_stones,
+)
+
+if TYPE_CHECKING:  # numba loads only where a solve runs
+    pass
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False), callback=file_name("game.klh"))
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 40),
+    default=8,
+    show_default=True,
+    help="Search depth (compound moves) where the exact solver does not reach.",
+)
+@click.option(
+    "--exact-nodes",
+    type=click.IntRange(0, 10**12),
+    default=20_000_000,
+    show_default=True,
+    help="Positions the exact solver may visit for one move before the review falls back "
+    "to a depth-limited search (0: never exact).",
+)
+@click.option(
+    "--endgame",
+    "endgame_spec",
+    default="auto",
+    show_default=True,
+    help="Endgame tables: stones left in the pits they cover (0: none; auto: the largest "
+    f"of at most {REVIEW_TABLE_ENTRIES // 10**6} M positions the board can use, 20 stones "
+    "on 6 pits, whatever the cache holds). Classic rules only; built once and cached in "
+    "~/.cache/boardgames.",
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Build no endgame table: use the largest one already in the cache (or none). "
+    "Quicker on a fresh machine, but which moves are exact then depends on the cache.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def review(
+    file: Path, depth: int, exact_nodes: int, endgame_spec: str, quick: bool, as_json: bool
+) -> None:
+    """Review every move of a game record: value before and after, best move, verdict.
+
+    Values are final margins for the player who moved, exact where the solver (and its
+    endgame tables) reach within --exact-nodes, else from a depth-limited search at
+    --depth (marked "depth N"; scores there are the program's evaluation). A move that
+    lost nothing is "best", 1-2 an "inaccuracy", more a "mistake".
+
+    The verdicts do not depend on what the cache holds: --endgame auto always uses the
+    same table for a board (on 6 pits 20 stones: 226 MB, built once in about 1.5-2
+    minutes with a progress bar, then cached; a cached bigger table is cut down to it).
+    The last line says which table was used and how many moves stayed depth-limited.
+    --quick builds nothing and uses whatever the cache holds.
+    """
+    from boardgames.kalah.analysis.review import PLURALS, VERDICTS, Reviewer
+    from boardgames.kalah.record import read_record, replay
+
+    if quick and endgame_spec != "auto":
+        raise click.UsageError("--quick uses the tables in the cache; leave out --endgame")
+    try:
+        record = read_record(file)
+        steps, _ = replay(record)
+    except GameError as e:
+        raise InputError(f"{file}: {e}") from None
+    game = record.game
+    console = make_console(stderr=as_json)
+    pits, total, ec = game.pits, game.total_stones, game.empty_capture
+    why = ""
+    if game.rules != "classic":
+        if endgame_spec not in ("auto", "0"):
+            raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
+        stones, why = 0, " (classic rules only)"
+    elif exact_nodes == 0:
+        stones, why = 0, " (--exact-nodes 0: no move is valued exactly)"
+    elif quick:
+        stones = quick_stones(pits, total, ec)
+        why = "" if stones else " (none in the cache; --quick builds none)"
+    elif endgame_spec == "auto":
+        stones = review_stones(pits, total, ec)
+        wanted = min(total, largest_stones_for_review(pits))
+        if stones < wanted:
+            why = f" (the {wanted}-stone table does not fit in the free memory)"
+    else:
+        stones = table_stones(endgame_spec, pits, total, game.rules, ec)
+    try:
+        table, source = review_table(console, pits, stones, as_json, ec)
+    except Stopped as e:
+        exit_stopped(e, make_console(stderr=True))
+    reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
+    rows = []
+    state = game.initial_state(record.first)
+    with console.status("Reviewing…") as status:
+        for k, step in enumerate(steps, 1):
+            status.update(f"Reviewing move {k} of {len(steps)}…")
+            rows.append(reviewer.review_move(state, step.pits, k))
+            state = step.state
+    exact = sum(1 for r in rows if r["exact"])
+    tables = _tables_text(pits, stones, source) + why
+    if as_json:
+        print_json(
+            {
+                "file": str(file),
+                "rules": game.rules,
+                "pits": game.pits,
+                "seeds": game.seeds,
+                "endgame": {"stones": stones, "source": source},
+                "exact_moves": exact,
+                "depth_limited_moves": len(rows) - exact,
+                "moves": rows,
+            }
+        )
+        return
+    console.print(_review_table(rows, file))
+    counts = {name: sum(1 for r in rows if r["verdict"] == name) for _, name in VERDICTS}
+    console.print(
+        f"{len(rows)} moves, {exact} valued exactly; "
+        + ", ".join(f"{n} {name if n == 1 else PLURALS[name]}" for name, n in counts.items()),
+        highlight=False,
+    )
+    limited = len(rows) - exact
+    console.print(
+        f"{tables}; {limited} move{'' if limited == 1 else 's'} depth-limited (depth {depth}).",
+        highlight=False,
+    )
+
+
+def _tables_text(pits: int, stones: int, source: str) -> str:
+    """``Endgame table: 20 stones on 6 pits (225,792,840 positions, built)``."""
+    from boardgames.kalah.exact.endgame import table_entries
+
+    if stones <= 0:
+        return "Endgame table: none"
+    where = {"cache": "from the cache", "built": "built now"}.get(source, source)
+    return (
+        f"Endgame table: {stones} stones on {pits} pits "
+        f"({table_entries(pits, stones):,} positions, {where})"
+    )
+
+
+REVIEW_COLUMNS = (
+    Col("#", "right", number=True),
+    Col("player", "center", drop=1),
+    Col("played"),
+    Col("before", "right", drop=2),
+    Col("after", "right"),
+    Col("best", drop=3),
+    Col("loss", "right", number=True),
+    Col("verdict", number=True),
+    Col("how", number=True),
+)
+"""The review's columns: the move number, the loss, the verdict and how a move was valued
+are never cut; moves and values ("loss by at least 8") fold onto more lines on a narrow
+terminal, and below 80 columns the player, the value before and the best move are left
+out in that order, as far as needed."""
+
+
+def _review_table(rows: list[dict], file: Path) -> FitTable:
+    from rich.markup import escape
+
+    table = FitTable(REVIEW_COLUMNS, title=f"Review of {escape(str(file))}", title_justify="left")
+    style = {"best": "green", "inaccuracy": "yellow", "mistake": "bold red"}
+    for r in rows:
+        table.add_row(
+            str(r["move"]),
+            r["player"],
+            " ".join(map(str, r["played"])),
+            _fmt(r["before"], r["exact"]),
+            _fmt(r["after"], r["exact"]),
+            " ".join(map(str, r["best"])),
+            str(r["loss"]),
+            f"[{style[r['verdict']]}]{r['verdict']}[/]",
+            "exact" if r["exact"] else f"depth {r['depth']}",
+        )
+    return table
+
+
+def _fmt(value: int, exact: bool) -> str:
+    return f"{value:+d}" if exact else describe_score(value)
