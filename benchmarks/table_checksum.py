@@ -9,7 +9,7 @@ the same blocks, a second file), alternately, and reports the medians and their 
 twice: with the files in the page cache ("warm": a table used again soon), and with their
 pages dropped from the page cache before every load (``posix_fadvise(DONTNEED)`` on that
 file only: "cold", read from the disk). Every load runs on one thread (the xxhash
-package holds the GIL). The check of a memory-mapped table (``endgame.map_table``:
+package holds the GIL). The check of a memory-mapped table (``tablefile.map_table``:
 hashed through the mapping, nothing copied) is timed after them. Wall and CPU seconds
 (all threads of this process) are both kept: on a machine busy with other work the wall
 times swing, the CPU times much less.
@@ -36,7 +36,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index, tablefile
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -59,7 +59,7 @@ def cpu_seconds() -> float:
 
 def loader(path: Path, verify: bool) -> Callable[[], None]:
     def load() -> None:
-        _, checked = endgame._read_table(path, verify=verify)
+        _, checked = tablefile._read_table(path, verify=verify)
         assert checked == verify
 
     return load
@@ -86,7 +86,7 @@ def compare(paths: dict[str, Path], runs: int, cold: bool) -> dict:
             wall[name].append(time.perf_counter() - t0)
             cpu[name].append(cpu_seconds() - c0)
         loads.append(os.getloadavg()[0])
-    kinds["mapped_checked"] = lambda: endgame.map_table(first, True)
+    kinds["mapped_checked"] = lambda: tablefile.map_table(first, True)
     wall["mapped_checked"], cpu["mapped_checked"] = [], []
     for _ in range(runs):
         if cold:
@@ -128,33 +128,33 @@ def main() -> None:
     source = endgame.cache_path(pits, stones, "classic")
     if source.exists():
         print(f"reading {source} (read only)", flush=True)
-        table, _ = endgame._read_table(source)
+        table, _ = tablefile._read_table(source)
         how = "read from the cache"
     else:
         print(f"building the {stones}-stone table on {pits} pits (not cached)...", flush=True)
         table = endgame.build(pits, stones).table
         how = "built"
-    kinds = (endgame.CHECKSUM, endgame.CHECKSUM_BLOCKS64)
+    kinds = (tablefile.CHECKSUM, tablefile.CHECKSUM_BLOCKS64)
     with tempfile.TemporaryDirectory(prefix="table-checksum-") as scratch:
         name = endgame.cache_path(pits, stones, "classic").name
         paths = {kind: Path(scratch) / kind / name for kind in kinds}
         t0 = time.perf_counter()
         for kind, path in paths.items():
-            endgame.save_table(path, table, pits, stones, kind=kind)
+            tablefile.save_table(path, table, pits, stones, kind=kind)
         save_seconds = time.perf_counter() - t0
-        bounds = endgame.level_bounds(pits, stones)
+        bounds = index.level_bounds(pits, stones)
         hashing: dict[str, list[float]] = {kind: [] for kind in kinds}
         for _ in range(args.runs):
             for kind in kinds:
                 t0 = time.perf_counter()
-                endgame.checksums(table, bounds, kind)
+                tablefile.checksums(table, bounds, kind)
                 hashing[kind].append(time.perf_counter() - t0)
         del table
         for path in paths.values():
-            endgame._read_table(path)  # the files in the page cache
+            tablefile._read_table(path)  # the files in the page cache
         warm = compare(paths, args.runs, False)
         cold = compare(paths, args.cold_runs, True)
-        nbytes = paths[endgame.CHECKSUM].stat().st_size
+        nbytes = paths[tablefile.CHECKSUM].stat().st_size
     print()
     print(f"{pits} pits, {stones} stones: {nbytes:,} bytes ({how}); medians, wall (CPU) seconds")
     head = ("load", "plain", "checked", "added", "CPU", "checked, XXH64", "added", "mapped, XXH3")
@@ -183,8 +183,8 @@ def main() -> None:
         "stones": stones,
         "table": how,
         "bytes": nbytes,
-        "checksum": endgame.CHECKSUM,
-        "block_bytes": endgame.BLOCK,
+        "checksum": tablefile.CHECKSUM,
+        "block_bytes": tablefile.BLOCK,
         "save_seconds_both_files": save_seconds,
         "hash_alone_median_seconds": {k: statistics.median(h) for k, h in hashing.items()},
         "warm": warm,

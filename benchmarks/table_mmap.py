@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 
@@ -73,7 +73,7 @@ def positions(pits: int, seeds: int, target: int, count: int) -> list[np.ndarray
         rng = np.random.default_rng(seed)
         seed += 1
         state = game.initial_state()
-        while endgame.pit_stones(state, pits) > target and game.outcome(state) is None:
+        while index.pit_stones(state, pits) > target and game.outcome(state) is None:
             state, _ = game.play(state, int(rng.choice(game.legal_moves(state))))
         if game.outcome(state) is None:
             found.append(state)

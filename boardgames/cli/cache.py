@@ -77,7 +77,7 @@ def _last_used(stat: os.stat_result) -> float:
 
 def _scan(folder: Path) -> list[CacheFile]:
     """Every table and temporary table file in ``folder``, biggest board first."""
-    from boardgames.kalah.exact import endgame
+    from boardgames.kalah.exact import endgame, tablefile
     from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
     found: list[CacheFile] = []
@@ -92,11 +92,11 @@ def _scan(folder: Path) -> list[CacheFile]:
             continue  # removed meanwhile
         entry = CacheFile(path, stat.st_size, _last_used(stat))
         if entry.temporary:
-            entry.writer = endgame.temp_writer(path)
-            entry.writing = entry.writer is None or endgame.writer_runs(entry.writer)
-            fields = endgame.name_fields(Path(path.name[1:].rsplit(".", 2)[0]))
+            entry.writer = tablefile.temp_writer(path)
+            entry.writing = entry.writer is None or tablefile.writer_runs(entry.writer)
+            fields = tablefile.name_fields(Path(path.name[1:].rsplit(".", 2)[0]))
         else:
-            fields = endgame.name_fields(path)
+            fields = tablefile.name_fields(path)
         if fields is not None:
             rules, ec, pits, stones, _ = fields
             entry.rules, entry.empty_capture, entry.pits, entry.stones = rules, ec, pits, stones
@@ -193,7 +193,7 @@ def list_command(as_json: bool) -> None:
     (tables saved by earlier versions do not); 'cache verify' checks them.
     """
     from boardgames.core.console import make_console, print_json
-    from boardgames.kalah.exact import endgame
+    from boardgames.kalah.exact import tablefile
 
     folder = cache_dir()
     entries = _scan(folder)
@@ -203,7 +203,7 @@ def list_command(as_json: bool) -> None:
     for e in entries:
         if not e.temporary:
             try:
-                checks[e.path] = "yes" if endgame.inspect_table(e.path).checked else "no"
+                checks[e.path] = "yes" if tablefile.inspect_table(e.path).checked else "no"
             except (OSError, ValueError):
                 checks[e.path] = "bad file"
     total = sum(e.nbytes for e in entries) + numba_bytes
@@ -413,7 +413,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     """
     from boardgames.core.console import EndOfInput, confirm, make_console, print_json
     from boardgames.core.progress import Progress, interruptible
-    from boardgames.kalah.exact import endgame
+    from boardgames.kalah.exact import endgame, tablefile
 
     if as_json and stamp and not yes:
         raise click.UsageError("--stamp with --json cannot ask: add --yes")
@@ -428,7 +428,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
         row = {"file": e.path.name, "table": e.name, "bytes": e.nbytes, "status": e.status()}
         try:
             with Progress(label, console=err, delay=3), interruptible(lambda: "Stopped (Ctrl-C)."):
-                _, checked = endgame._read_table(e.path)
+                _, checked = tablefile._read_table(e.path)
             row["result"] = "good" if checked else "unverified"
             row["reason"] = None
         except (OSError, ValueError) as error:
@@ -456,7 +456,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
             except EndOfInput:
                 agreed = False
         for e, r in stampable if agreed else []:
-            problem = endgame.free_disk_space(folder) < e.nbytes + 2**20
+            problem = tablefile.free_disk_space(folder) < e.nbytes + 2**20
             if problem:
                 r["reason"] = "not stamped: too little free disk space for a copy"
                 continue
@@ -464,7 +464,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
                 Progress(f"Stamping {e.name}", console=err),
                 interruptible(lambda: "Stopped (Ctrl-C); the table was left as it was."),
             ):
-                endgame.stamp_table(e.path)
+                tablefile.stamp_table(e.path)
             r["result"] = "stamped"
     if as_json:
         print_json({"folder": str(folder), "tables": results})

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, tablefile
 
 READY_LIMIT = 600.0
 """Seconds to wait for the first progress output (a cold numba cache compiles first)."""
@@ -182,14 +182,14 @@ def test_a_save_interrupted_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
     def ctrl_c(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(endgame, "IO_CHUNK", 1000)  # many chunks
-    monkeypatch.setattr(endgame.os, "fsync", ctrl_c)  # Ctrl-C after the last chunk
+    monkeypatch.setattr(tablefile, "IO_CHUNK", 1000)  # many chunks
+    monkeypatch.setattr(tablefile.os, "fsync", ctrl_c)  # Ctrl-C after the last chunk
     with pytest.raises(KeyboardInterrupt):
-        endgame.save_table(path, table.table)
+        tablefile.save_table(path, table.table)
     assert list(path.parent.iterdir()) == []
     monkeypatch.undo()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    endgame.save_table(path, table.table)
+    tablefile.save_table(path, table.table)
     assert [p.name for p in path.parent.iterdir()] == [path.name]
     assert np.array_equal(endgame.load_or_build(3, 6).table, table.table)
 
@@ -220,7 +220,7 @@ def test_half_written_and_stale_files_are_never_tables(tmp_path: Path, monkeypat
     path = endgame.cache_path(3, 7, "classic")
     path.parent.mkdir(parents=True)
     good = endgame.build(3, 7).table
-    endgame.save_table(path, good)
+    tablefile.save_table(path, good)
     whole = path.read_bytes()
     # a writer that died mid-write (pid 2**22 + 1 is above any Linux pid_max default)
     stale = path.with_name(f".{path.name}.{2**22 + 1}.tmp")

@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from boardgames import cache_dir
 from boardgames.cli import cli
 from boardgames.core.progress import format_bytes
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index, tablefile
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 
@@ -46,7 +46,7 @@ def flip(path: Path, at: int) -> None:
 
 
 def data_start(path: Path) -> int:
-    return endgame.inspect_table(path).data_start
+    return tablefile.inspect_table(path).data_start
 
 
 # --- the checksum itself ------------------------------------------------------------------
@@ -59,7 +59,7 @@ def test_the_hashes_give_the_reference_digests() -> None:
     empty, abc = 0x2D06800538D394C2, 0x78AF5F94892F3950
     assert xxhash.xxh3_64_intdigest(b"") == empty and xxhash.xxh3_64_intdigest(b"abc") == abc
     data = np.frombuffer(b"abc", np.int8)
-    assert endgame.checksums(data, np.array([0, 0, 3])) == [
+    assert tablefile.checksums(data, np.array([0, 0, 3])) == [
         empty,
         xxhash.xxh3_64_intdigest(abc.to_bytes(8, "little")),
     ]
@@ -73,8 +73,8 @@ def test_a_flipped_byte_is_reported_and_the_table_rebuilt(folder: Path) -> None:
     good = endgame.load_or_build(3, 7)
     path = endgame.cache_path(3, 7, "classic")
     assert endgame.load_cached(3, 7).verified is True
-    flip(path, data_start(path) + endgame.level_bounds(3, 7)[6] + 5)  # a level-6 entry
-    with pytest.raises(endgame.DamagedTable, match="level 6 does not match its checksum"):
+    flip(path, data_start(path) + index.level_bounds(3, 7)[6] + 5)  # a level-6 entry
+    with pytest.raises(tablefile.DamagedTable, match="level 6 does not match its checksum"):
         endgame.load_cached(3, 7)
     notes: list[str] = []
     rebuilt = endgame.load_or_build(3, 7, note=notes.append)
@@ -278,9 +278,9 @@ def test_a_build_without_the_disk_space_is_refused_before_it_starts(
     monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**9, 10**9 - 40_000, 40_000))
     args = ["kalah", "solve", "--pits", "5", "--seeds", "3", "--endgame", "9"]
     line = one_error_line(run(args))
-    need = format_bytes(endgame.file_bytes(5, 9))
+    need = format_bytes(tablefile.file_bytes(5, 9))
     assert f"needs {need} of free disk space in {folder} and 40.0 kB are free" in line
-    assert endgame.file_bytes(5, 7) < 40_000 < endgame.file_bytes(5, 8)
+    assert tablefile.file_bytes(5, 7) < 40_000 < tablefile.file_bytes(5, 8)
     assert "use --endgame 7" in line  # the largest table that fits
     assert not folder.exists() or not list(folder.glob("*.npy*"))
     # a cached table needs no space to be read

@@ -12,7 +12,7 @@ import pytest
 
 from boardgames.core.compare import random_positions
 from boardgames.core.protocol import describe_score, score_margin
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play import program
@@ -155,7 +155,7 @@ def test_late_six_by_six_positions_with_the_22_stone_tables() -> None:
     positions = [
         s
         for s in random_positions(game, 400, seed=66, plies=(30, 70))
-        if endgame.pit_stones(s, 6) <= 30
+        if index.pit_stones(s, 6) <= 30
     ][:60]
     claims = 0
     for depth in (6, 9, 12):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from boardgames.cli import cli
 from boardgames.core.protocol import score_margin
 from boardgames.core.search import alphabeta_tt
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index
 from boardgames.kalah.exact.solver import SearchStopped, Solver
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play import program
@@ -76,7 +76,7 @@ def test_endgame_table_equals_exhaustive_search() -> None:
     rng = np.random.default_rng(11)
     for pits, stones in [(2, 8), (3, 7), (4, 6)]:
         table = endgame.build(pits, stones)
-        assert table.nbytes == endgame.table_entries(pits, stones)
+        assert table.nbytes == index.table_entries(pits, stones)
         game = Kalah(pits, 1)
         for _ in range(60):
             state = random_position(rng, pits, int(rng.integers(1, stones + 1)), "classic")

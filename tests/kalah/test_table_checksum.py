@@ -1,7 +1,7 @@
 """The endgame tables' block checksums: the definition, and what they catch in a saved
 file.
 
-A level's checksum is the XXH3-64 of the XXH3-64s of its blocks (``endgame.BLOCK`` bytes
+A level's checksum is the XXH3-64 of the XXH3-64s of its blocks (``tablefile.BLOCK`` bytes
 from the level's first byte, as little-endian 8-byte words). The reference here is that
 definition computed with xxhash's streaming interface, one block after another; the
 digests of xxHash's reference implementation pin the hash itself down
@@ -21,7 +21,7 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index, tablefile
 
 
 def definition(data: np.ndarray, bounds: list[int], block: int, hasher=xxhash.xxh3_64) -> list[int]:
@@ -44,15 +44,15 @@ def flip(path: Path, at: int) -> None:
 
 def write_old_trailer(path: Path, table: np.ndarray, pits: int, stones: int, kind: str) -> None:
     """``table`` saved as a table file of an earlier trailer (``kind``)."""
-    bounds = [int(b) for b in endgame.level_bounds(pits, stones)]
+    bounds = [int(b) for b in index.level_bounds(pits, stones)]
     fields: dict[str, object] = {"checksum": kind}
     if kind == "xxh64":  # the first trailer: XXH64 of each whole level
         levels = [
             xxhash.xxh64_intdigest(table[lo:hi].tobytes()) for lo, hi in itertools.pairwise(bounds)
         ]
     else:  # the second: the same blocks, hashed with XXH64
-        levels = definition(table, bounds, endgame.BLOCK, xxhash.xxh64)
-        fields["block"] = endgame.BLOCK
+        levels = definition(table, bounds, tablefile.BLOCK, xxhash.xxh64)
+        fields["block"] = tablefile.BLOCK
     fields |= {"pits": pits, "stones": stones, "levels": [f"{h:016x}" for h in levels]}
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
@@ -75,27 +75,27 @@ def arrays_and_levels(draw: st.DrawFn) -> tuple[np.ndarray, list[int], int]:
 @given(arrays_and_levels())
 def test_checksums_follow_the_definition(case) -> None:
     data, bounds, block = case
-    got = endgame.checksums(data, np.array(bounds), block=block)
+    got = tablefile.checksums(data, np.array(bounds), block=block)
     assert got == definition(data, bounds, block)
-    old = endgame.checksums(data, np.array(bounds), endgame.CHECKSUM_BLOCKS64, block)
+    old = tablefile.checksums(data, np.array(bounds), tablefile.CHECKSUM_BLOCKS64, block)
     assert old == definition(data, bounds, block, xxhash.xxh64)
 
 
 def test_the_real_block_size_on_a_table(folder: Path) -> None:
     """Levels of several 1 MiB blocks (6 pits, 12 stones: 2.7 MB)."""
     table = endgame.load_or_build(6, 12).table
-    bounds = [int(x) for x in endgame.level_bounds(6, 12)]
-    assert bounds[-1] - bounds[-2] > endgame.BLOCK  # the top level has two blocks
-    want = definition(table, bounds, endgame.BLOCK)
-    assert endgame.level_checksums(table, 6, 12) == want
+    bounds = [int(x) for x in index.level_bounds(6, 12)]
+    assert bounds[-1] - bounds[-2] > tablefile.BLOCK  # the top level has two blocks
+    want = definition(table, bounds, tablefile.BLOCK)
+    assert tablefile.level_checksums(table, 6, 12) == want
     path = endgame.cache_path(6, 12, "classic")
-    info = endgame.inspect_table(path)
-    assert info.kind == endgame.CHECKSUM and info.checksums == want
+    info = tablefile.inspect_table(path)
+    assert info.kind == tablefile.CHECKSUM and info.checksums == want
 
 
 CACHED = pytest.mark.parametrize("cached", [1.0, 0.0], ids=["in the page cache", "on the disk"])
 """A load reads a file in the page cache in this thread, one mostly on the disk with a
-reader thread (endgame._read_hashing): both, whatever the file's pages really are."""
+reader thread (tablefile._read_hashing): both, whatever the file's pages really are."""
 
 
 @CACHED
@@ -104,23 +104,23 @@ def test_a_flipped_byte_in_any_block_is_caught(
 ) -> None:
     """Every block of every level (blocks of 1 MiB: the top levels of 6 pits, 12 stones
     have several), one byte at a random place in it, loaded into memory and mapped."""
-    monkeypatch.setattr(endgame, "_resident", lambda mapping: cached)
+    monkeypatch.setattr(tablefile, "_resident", lambda mapping: cached)
     endgame.load_or_build(6, 12)
     path = endgame.cache_path(6, 12, "classic")
-    start = endgame.inspect_table(path).data_start
-    bounds = endgame.level_bounds(6, 12)
+    start = tablefile.inspect_table(path).data_start
+    bounds = index.level_bounds(6, 12)
     rng = np.random.default_rng(12)
     blocks = 0
     for level, (lo, hi) in enumerate(itertools.pairwise(int(b) for b in bounds)):
-        for a in range(lo, hi, endgame.BLOCK):
-            at = start + int(rng.integers(a, min(a + endgame.BLOCK, hi)))
+        for a in range(lo, hi, tablefile.BLOCK):
+            at = start + int(rng.integers(a, min(a + tablefile.BLOCK, hi)))
             flip(path, at)
             for mapped in (False, True):
-                with pytest.raises(endgame.DamagedTable, match=f"^level {level} does not match"):
+                with pytest.raises(tablefile.DamagedTable, match=f"^level {level} does not match"):
                     endgame.load_cached(6, 12, mmap=mapped)
             flip(path, at)
             blocks += 1
-    assert blocks == sum(-(-int(s) // endgame.BLOCK) for s in endgame.level_sizes(6, 12))
+    assert blocks == sum(-(-int(s) // tablefile.BLOCK) for s in index.level_sizes(6, 12))
     assert endgame.load_cached(6, 12).verified is True
 
 
@@ -132,7 +132,7 @@ def test_a_truncated_file_is_refused(folder: Path, cut: int | str) -> None:
     keep = len(data) // 2 if cut == "half" else len(data) - int(cut)
     path.write_bytes(data[:keep])
     for mapped in (False, True):
-        with pytest.raises(endgame.DamagedTable):
+        with pytest.raises(tablefile.DamagedTable):
             endgame.load_cached(4, 9, mmap=mapped)
 
 
@@ -143,14 +143,14 @@ def test_files_of_the_earlier_trailers_are_still_checked(folder: Path, kind: str
     table = endgame.build(3, 7).table
     path = endgame.cache_path(3, 7, "classic")
     write_old_trailer(path, table, 3, 7, kind)
-    assert endgame.inspect_table(path).kind == kind
+    assert tablefile.inspect_table(path).kind == kind
     for mapped in (False, True):
         loaded = endgame.load_cached(3, 7, mmap=mapped)
         assert loaded.verified is True and np.array_equal(loaded.table, table)
-    start = endgame.inspect_table(path).data_start
-    flip(path, start + int(endgame.level_bounds(3, 7)[5]) + 3)
+    start = tablefile.inspect_table(path).data_start
+    flip(path, start + int(index.level_bounds(3, 7)[5]) + 3)
     for mapped in (False, True):
-        with pytest.raises(endgame.DamagedTable, match="level 5 does not match"):
+        with pytest.raises(tablefile.DamagedTable, match="level 5 does not match"):
             endgame.load_cached(3, 7, mmap=mapped)
 
 
@@ -177,9 +177,9 @@ def test_a_load_without_verification_says_so(folder: Path) -> None:
 def test_building_on_a_smaller_table_checks_the_levels_it_reuses(folder: Path) -> None:
     endgame.load_or_build(3, 5)
     small = endgame.cache_path(3, 5, "classic")
-    start = endgame.inspect_table(small).data_start
-    flip(small, start + int(endgame.level_bounds(3, 5)[4]) + 1)
-    with pytest.raises(endgame.DamagedTable, match="level 4 does not match"):
+    start = tablefile.inspect_table(small).data_start
+    flip(small, start + int(index.level_bounds(3, 5)[4]) + 1)
+    with pytest.raises(tablefile.DamagedTable, match="level 4 does not match"):
         endgame.build(3, 8, base=(small, 5))
 
 
@@ -190,7 +190,7 @@ def test_ctrl_c_during_a_load_stops_it_between_two_blocks(
     """Ctrl-C reaches the load between two blocks: it stops there, its reader thread
     with it, and the next load is whole and verified."""
     endgame.load_or_build(6, 12)
-    real = endgame._BLOCK_HASHES[endgame.CHECKSUM]
+    real = tablefile._BLOCK_HASHES[tablefile.CHECKSUM]
     calls = []
 
     def digest(data: object) -> int:
@@ -199,8 +199,8 @@ def test_ctrl_c_during_a_load_stops_it_between_two_blocks(
             raise KeyboardInterrupt
         return real(data)
 
-    monkeypatch.setitem(endgame._BLOCK_HASHES, endgame.CHECKSUM, digest)
-    monkeypatch.setattr(endgame, "_resident", lambda mapping: cached)
+    monkeypatch.setitem(tablefile._BLOCK_HASHES, tablefile.CHECKSUM, digest)
+    monkeypatch.setattr(tablefile, "_resident", lambda mapping: cached)
     with pytest.raises(KeyboardInterrupt):
         endgame.load_cached(6, 12)
     assert len(calls) == 2  # of the table's blocks

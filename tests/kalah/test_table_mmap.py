@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgames.kalah.exact import endgame
+from boardgames.kalah.exact import endgame, index
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 
@@ -53,7 +53,7 @@ def test_a_mapped_table_gives_every_value_of_the_table_in_memory(folder: Path) -
     for state in positions(3, 8):
         assert mapped.value(state) == copied.value(state), state
         count += 1
-    assert count == 2 * endgame.table_entries(3, 8)  # every position, both movers
+    assert count == 2 * index.table_entries(3, 8)  # every position, both movers
 
 
 def test_the_solver_takes_a_mapped_table(folder: Path) -> None:

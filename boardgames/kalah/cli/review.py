@@ -152,7 +152,7 @@ def review(
 
 def _tables_text(pits: int, stones: int, source: str) -> str:
     """``Endgame table: 20 stones on 6 pits (225,792,840 positions, built)``."""
-    from boardgames.kalah.exact.endgame import table_entries
+    from boardgames.kalah.exact.index import table_entries
 
     if stones <= 0:
         return "Endgame table: none"

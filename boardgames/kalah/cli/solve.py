@@ -154,7 +154,7 @@ def solve(
     if stores is not None:  # nothing to search, no tables to build, no numba to load
         _print_finished(console, game, state, base, side, as_json)
         return
-    from boardgames.kalah.exact.endgame import pit_stones
+    from boardgames.kalah.exact.index import pit_stones
     from boardgames.kalah.exact.solver import Solver
     from boardgames.kalah.play.guess import FirstGuess
 

@@ -18,7 +18,7 @@ from boardgames.core.progress import (
     percent,
 )
 from boardgames.core.protocol import quote
-from boardgames.kalah.exact import sizing
+from boardgames.kalah.exact import index, sizing
 from boardgames.kalah.exact.sizing import (
     AUTO_TABLE_ENTRIES,
     auto_stones,
@@ -36,7 +36,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
     the table will be, about how long it takes and that it is cached once; the build and
     a long load show their progress there. Ctrl-C raises
     :class:`~boardgames.core.progress.Stopped` and leaves no table file behind."""
-    from boardgames.kalah.exact import endgame
+    from boardgames.kalah.exact import endgame, tablefile
 
     if stones <= 0:
         return None
@@ -63,7 +63,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
             note(endgame.damaged_note(pits, stones, e))
             plan.path.unlink(missing_ok=True)
             plan = endgame.build_plan(pits, stones, "classic", empty_capture)
-    problem = endgame.disk_space_problem(pits, stones, plan.path.parent)
+    problem = tablefile.disk_space_problem(pits, stones, plan.path.parent)
     if problem is not None:
         raise click.UsageError(problem)
     # compile (or load) the build's kernels on a one-pit table first, so that the build
@@ -141,7 +141,7 @@ def review_table(
         bigger = [
             k
             for k in endgame.cached_stones(pits, "classic", empty_capture)
-            if k > stones and endgame.table_entries(pits, k) <= roomy
+            if k > stones and index.table_entries(pits, k) <= roomy
         ]
         if bigger:
             k = min(bigger)
@@ -156,13 +156,13 @@ def review_table(
             except (OSError, ValueError) as e:  # damaged: build the table instead
                 err.print(endgame.damaged_note(pits, k, e), highlight=False, soft_wrap=True)
             else:
-                offsets = endgame.level_bounds(pits, stones)
+                offsets = index.level_bounds(pits, stones)
                 table = dataclasses.replace(
                     big,
                     stones=stones,
                     table=big.table[: int(offsets[-1])].copy(),
                     offsets=offsets,
-                    binom=endgame.binomials(stones + 2 * pits + 2),
+                    binom=index.binomials(stones + 2 * pits + 2),
                 )
                 return table, f"cut from the cached {k}-stone table"
     table = load_table(console, pits, stones, quiet, empty_capture)
@@ -178,7 +178,7 @@ def table_stones(
     review: bool = False,
     memory: bool = True,
 ) -> int:
-    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones, table_entries
+    from boardgames.kalah.exact.index import MAX_TABLE_STONES, largest_stones, table_entries
 
     if rules != "classic":
         return 0

@@ -3,13 +3,15 @@ auto`` for ``kalah solve`` and ``kalah review``), the transposition table's defa
 and a rough estimate of the positions a solve searches.
 
 Sizing rules, not commands: the solve and review commands and the job-level solve's
-workers all ask these. The endgame module loads numba, so it is imported inside the
-functions that need it (``kalah solve --help`` stays free of numba).
+workers all ask these. The endgame module loads numba (for the cache key), so it is
+imported inside the functions that need it (``kalah solve --help`` stays free of numba).
 """
 
 from __future__ import annotations
 
 import os
+
+from boardgames.kalah.exact.index import MAX_TABLE_STONES, largest_stones, table_entries
 
 SMALL_HASH_MB = 64
 """Default table (MiB) for positions of at most 30 stones: a bigger one costs more to
@@ -40,12 +42,7 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     memory, or a bigger one already in the cache (``--endgame 30`` builds one) of at most
     half the stones plus four, since a cached table costs only its loading (a few
     seconds a GB from the disk), that leaves a quarter of the available memory free."""
-    from boardgames.kalah.exact.endgame import (
-        MAX_TABLE_STONES,
-        cached_stones,
-        largest_stones,
-        table_entries,
-    )
+    from boardgames.kalah.exact.endgame import cached_stones
 
     available = available_memory()
     top = min(total - 1, total // 2 + 2, MAX_TABLE_STONES)
@@ -89,7 +86,6 @@ def review_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     ``total`` stones: the largest table of at most :data:`REVIEW_TABLE_ENTRIES` positions
     and of no more stones than the board holds, whatever the cache holds. (Only where less
     than twice that table is free in memory is it smaller; the review then says so.)"""
-    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones
 
     top = min(total, MAX_TABLE_STONES)
     return largest_stones(pits, min(REVIEW_TABLE_ENTRIES, available_memory() // 2), top)
@@ -131,6 +127,5 @@ def estimate_positions(pits: int, stones: int, table_stones: int = 0) -> float:
 def largest_stones_for_review(pits: int) -> int:
     """The stones of the table :data:`REVIEW_TABLE_ENTRIES` allows on ``pits`` pits,
     memory aside."""
-    from boardgames.kalah.exact.endgame import MAX_TABLE_STONES, largest_stones
 
     return largest_stones(pits, REVIEW_TABLE_ENTRIES, MAX_TABLE_STONES)

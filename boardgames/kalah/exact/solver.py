@@ -50,7 +50,8 @@ from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
 from boardgames.core.prefetch import prefetch
 from boardgames.kalah import kernels as rule_kernels
-from boardgames.kalah.exact.endgame import EndgameTable, pit_stones, rank_state
+from boardgames.kalah.exact.endgame import EndgameTable, rank_state
+from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.kernels import CLASSIC, apply_move, gen_moves, make_params, priority, result
 
 ENTRY_BYTES = 16

@@ -46,7 +46,7 @@ import numpy as np
 
 from boardgames.core.cluster import JobPool, current_job
 from boardgames.kalah.exact import endgame as tables
-from boardgames.kalah.exact.endgame import pit_stones
+from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.exact.sizing import auto_stones, estimate_positions
 from boardgames.kalah.exact.solver import DB_HITS, NODES, SearchStopped, Solver
 from boardgames.kalah.game import Kalah

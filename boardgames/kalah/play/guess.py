@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from boardgames.core.protocol import State, score_margin
-from boardgames.kalah.exact.endgame import pit_stones
+from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineAnswer, EngineConfig, KalahEngine
 

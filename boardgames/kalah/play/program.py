@@ -23,6 +23,7 @@ from boardgames.core.protocol import (
     terminal_score,
 )
 from boardgames.core.search import alphabeta
+from boardgames.kalah.exact import index
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
@@ -55,9 +56,9 @@ def endgame_table(game: Kalah, stones: int) -> EndgameTable | None:
     fits = [
         k
         for k in endgame.cached_stones(game.pits, "classic", ec)
-        if k >= stones and endgame.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
+        if k >= stones and index.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
     ]
-    small = endgame.largest_stones(game.pits, SMALL_TABLE_ENTRIES)
+    small = index.largest_stones(game.pits, SMALL_TABLE_ENTRIES)
     if not fits and stones > small:
         return None
     key = (game.pits, ec, min(fits) if fits else small)
@@ -70,7 +71,7 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
     """Perfect play from the endgame tables: the compound move that keeps the exact value
     (the first such sowing in pit order each time), or None when no table covers
     ``state``. The value is the final margin, as a proven score."""
-    from boardgames.kalah.exact.endgame import pit_stones
+    from boardgames.kalah.exact.index import pit_stones
 
     table = endgame_table(game, pit_stones(state, game.pits))
     if table is None or game.outcome(state) is not None:
@@ -116,9 +117,9 @@ def proof_table(game: Kalah) -> EndgameTable | None:
     cached = [
         k
         for k in endgame.cached_stones(game.pits, "classic", ec)
-        if endgame.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
+        if index.table_entries(game.pits, k) <= LARGEST_PLAY_TABLE
     ]
-    stones = max(cached, default=endgame.largest_stones(game.pits, SMALL_TABLE_ENTRIES))
+    stones = max(cached, default=index.largest_stones(game.pits, SMALL_TABLE_ENTRIES))
     key = (game.pits, ec, stones)
     if key not in _TABLES:
         _TABLES[key] = endgame.load_or_build(game.pits, stones, empty_capture=ec)
