@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from boardgames.core.cluster import LocalJobPool, Runner, _task_call, parse_cluster
+from boardgames.core.cluster import LocalJobPool, Runner, parse_cluster
+from boardgames.core.cluster.tasks import _task_call
 from boardgames.kalah.exact.solver import NODES
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.jobs import search as jobsolve

@@ -157,10 +157,10 @@ def test_task_functions_must_be_importable() -> None:
 
 
 def test_ctrl_c_says_how_far_it_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from boardgames.core import cluster
+    from boardgames.core.cluster import runner
 
     calls = []
-    real = cluster._task_call
+    real = runner._task_call
 
     def interrupted(fn, args):  # type: ignore[no-untyped-def]
         calls.append(args)
@@ -168,7 +168,7 @@ def test_ctrl_c_says_how_far_it_got(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             raise KeyboardInterrupt
         return real(fn, args)
 
-    monkeypatch.setattr(cluster, "_task_call", interrupted)
+    monkeypatch.setattr(runner, "_task_call", interrupted)
     path = tmp_path / "c.ckpt"
     with Runner(None) as runner, pytest.raises(Stopped) as e:
         runner.run(math.comb, TASKS, label="t", checkpoint=Checkpoint(path, JOB))

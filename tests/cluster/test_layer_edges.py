@@ -197,9 +197,9 @@ def test_records_synced_to_the_disk_as_they_come_read_back(
 ) -> None:
     """With every record synced to the disk (no delay between syncs), each record is
     still written whole and read back."""
-    from boardgames.core import cluster
+    from boardgames.core.cluster import checkpoint
 
-    monkeypatch.setattr(cluster, "FSYNC_SECONDS", 0.0)
+    monkeypatch.setattr(checkpoint, "FSYNC_SECONDS", 0.0)
     c = _open(tmp_path / "c.ckpt")
     for k in range(3):
         c.add(f"t{k}", k)

@@ -1,0 +1,113 @@
+"""Where tasks run: the ``--cluster`` spec (``local[:N]``, a scheduler address or file,
+``BOARDGAMES_CLUSTER``), its click options, and the one-line :class:`ClusterError`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+ENV_VAR = "BOARDGAMES_CLUSTER"
+"""The default of ``--cluster``."""
+MAX_LOCAL_WORKERS = 256
+CONNECT_SECONDS = 5.0
+"""How long to wait for a scheduler (or for a lost one to come back) before giving up."""
+POLL_SECONDS = 0.002
+"""How often the client looks for finished tasks (and sees a Ctrl-C): often enough that a
+worker is never kept waiting for its next task."""
+REFRESH_SECONDS = 2.0
+"""How often the number of workers (shown, and sizing the window of submitted tasks) is
+asked of the scheduler."""
+
+
+class ClusterError(click.ClickException):
+    """Something about the cluster or the checkpoint went wrong: one line for the user.
+    Status 2 for bad input (a bad spec, another job's checkpoint), else 1."""
+
+    def __init__(self, message: str, bad_input: bool = False) -> None:
+        super().__init__(message)
+        # click declares exit_code a ClassVar; an instance attribute is what it reads
+        self.exit_code = 2 if bad_input else 1  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where tasks run: ``kind`` is ``local``, ``address`` or ``file``."""
+
+    text: str
+    kind: str
+    workers: int | None = None
+    target: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_cluster(text: str) -> ClusterSpec:
+    """A :class:`ClusterSpec` from the text of ``--cluster``; ClusterError if it is none."""
+    value = text.strip()
+    allowed = "use local, local:N (1 to 256 workers), tcp://HOST:PORT or a scheduler file"
+    if value == "local":
+        return ClusterSpec(value, "local")
+    if value.startswith("local:"):
+        count = value[6:]
+        if count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_LOCAL_WORKERS:
+            return ClusterSpec(value, "local", int(count))
+        raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
+    if "://" in value:
+        scheme, _, rest = value.partition("://")
+        host, sep, port = rest.rpartition(":")
+        if scheme in ("tcp", "tls") and sep and host and port.isdigit() and 0 < int(port) < 65536:
+            return ClusterSpec(value, "address", target=value)
+        raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
+    if value and Path(value).is_file():
+        return ClusterSpec(value, "file", target=value)
+    if value and ("/" in value or value.endswith(".json")):
+        raise ClusterError(f"--cluster {value[:60]!r}: no such scheduler file", bad_input=True)
+    raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
+
+
+def cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """click callback of a ``--cluster`` option: a :class:`ClusterSpec`, None when blank."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return parse_cluster(value)
+    except ClusterError as e:
+        raise click.BadParameter(e.message.removeprefix("bad --cluster ")) from None
+
+
+def _checkpoint_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
+    return Path(value)
+
+
+def cluster_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--cluster`` and ``--checkpoint`` options of a command that spreads ``what``
+    (e.g. "the games") over workers; they arrive as ``cluster`` and ``checkpoint``."""
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option(
+            "--checkpoint",
+            callback=_checkpoint_callback,
+            metavar="FILE",
+            help=f"Append each finished task's result to FILE; run again with the same FILE "
+            f"and only the missing tasks of {what} run (a file of another job is refused).",
+        )(f)
+        return click.option(
+            "--cluster",
+            envvar=ENV_VAR,
+            callback=cluster_callback,
+            metavar="SPEC",
+            help=f"Run {what} as Dask tasks: local (worker processes on this machine, "
+            "local:N for N of them), tcp://HOST:PORT (a running dask scheduler) or a "
+            f"scheduler file. Default: ${ENV_VAR}, else in this process.",
+        )(f)
+
+    return decorate
