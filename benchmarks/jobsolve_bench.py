@@ -20,7 +20,7 @@ transposition table cleared first: a worker of a real cluster holds other jobs' 
 its CPU time (``time.thread_time``: what it costs, whatever else this shared machine
 runs) advances that worker's clock, and the front end sees the answers in
 the order the simulated workers would give them; a cancelled job that runs frees its
-worker at once (``jobsolve.abandon_job`` stops it; ``--cancel finish``: it keeps its
+worker at once (``worker.abandon_job`` stops it; ``--cancel finish``: it keeps its
 worker to its end, as before that existed). Reported per N: the simulated wall time,
 the work (sum of job times), the work wasted (jobs cancelled or answered after their
 question was decided), the efficiency against one simulated worker ``T1 / (N * TN)``,
@@ -50,7 +50,8 @@ from boardgames.kalah.exact import endgame
 from boardgames.kalah.exact.sizing import auto_stones, default_hash_mb
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.jobs import search as jobsolve
+from boardgames.kalah.jobs import worker
+from boardgames.kalah.jobs.search import DEFAULT_JOB_NODES, JobSearch
 from boardgames.kalah.play.guess import FirstGuess
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -88,7 +89,7 @@ def overhead(args: argparse.Namespace) -> dict[str, Any]:
     pits, state, total, stones, table = start_position(args.board)
     hash_mb = default_hash_mb(total)
     threads = os.cpu_count() or 1
-    jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+    worker.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
     plain_times, job_times, rows = [], [], []
     for run in range(args.runs):
         solver = Solver(pits, hash_mb=hash_mb, endgame=table, threads=threads)
@@ -99,9 +100,9 @@ def overhead(args: argparse.Namespace) -> dict[str, Any]:
         r = solver.solve(state.copy(), guess=guess)
         plain = time.perf_counter() - t
         # a fresh solver for the jobs too (its table cleared), as a new run would have
-        jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
-        pool = LocalJobPool(jobsolve.solve_job, jobsolve.stop_jobs)
-        search = jobsolve.JobSearch(
+        worker.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+        pool = LocalJobPool(worker.solve_job, worker.stop_jobs)
+        search = JobSearch(
             pits, "classic", False, state.copy(), pool, job_nodes=args.job_nodes,
             endgame=str(stones), hash_mb=hash_mb, table_stones=stones,
         )  # fmt: skip
@@ -150,7 +151,7 @@ class SimulatedPool(JobPool):
         solver = _sim_solver(args)
         solver.tt[:] = 0  # a worker of a real cluster holds other jobs' work
         t = time.thread_time()  # CPU time: the job's cost, whatever else the machine runs
-        answer = jobsolve.solve_job(*args)
+        answer = worker.solve_job(*args)
         seconds = time.thread_time() - t
         self.cpu += seconds
         self.answers[key] = (answer, seconds)
@@ -209,18 +210,18 @@ class SimulatedPool(JobPool):
 def _sim_solver(args: tuple[Any, ...]) -> Any:
     pits, rules, ec, holes, _, _, endgame_spec, hash_mb = args
     total = sum(holes[: 2 * pits + 2])
-    return jobsolve._solver(pits, rules, ec, total, endgame_spec, hash_mb)
+    return worker._solver(pits, rules, ec, total, endgame_spec, hash_mb)
 
 
 def simulate(args: argparse.Namespace) -> dict[str, Any]:
     pits, state, total, stones, table = start_position(args.board)
     hash_mb = args.hash
     os.environ["BOARDGAMES_JOB_THREADS"] = "1"
-    jobsolve.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
+    worker.warm_job(pits, "classic", False, total, str(stones), hash_mb, table)
     rows = []
     for n in [int(x) for x in args.workers.split(",")]:
         pool = SimulatedPool(n, stop=args.cancel == "stop")
-        search = jobsolve.JobSearch(
+        search = JobSearch(
             pits, "classic", False, state.copy(), pool, job_nodes=args.job_nodes,
             endgame=str(stones), hash_mb=hash_mb, table_stones=stones,
         )  # fmt: skip
@@ -261,11 +262,11 @@ def stop_latency(args: argparse.Namespace) -> dict[str, Any]:
     job = (6, "classic", False, start, 4, 0, "0", 16.0)
     seconds = []
     with Runner(parse_cluster("local:1")) as runner:
-        pool = runner.pool(jobsolve.solve_job, interrupt=jobsolve.stop_jobs,
-                           abandon=jobsolve.abandon_job)  # fmt: skip
+        pool = runner.pool(worker.solve_job, interrupt=worker.stop_jobs,
+                           abandon=worker.abandon_job)  # fmt: skip
 
         def running() -> Any:
-            return next(iter(runner.client.run(jobsolve.running_job).values()))
+            return next(iter(runner.client.run(worker.running_job).values()))
 
         for i in range(args.runs):
             pool.submit(f"j{i}", *job)
@@ -290,7 +291,7 @@ def main() -> None:
     p.add_argument("--board", default="6x4")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--workers", default="1,8,64,512")
-    p.add_argument("--job-nodes", type=int, default=jobsolve.DEFAULT_JOB_NODES)
+    p.add_argument("--job-nodes", type=int, default=DEFAULT_JOB_NODES)
     p.add_argument("--hash", type=float, default=16.0, help="MiB a simulated worker")
     p.add_argument(
         "--cancel",

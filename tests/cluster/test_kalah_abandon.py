@@ -1,4 +1,4 @@
-"""A cancelled Kalah job stops where it runs (``jobsolve.abandon_job``): in this process, on
+"""A cancelled Kalah job stops where it runs (``worker.abandon_job``): in this process, on
 a real Dask worker, and while it waits for the solver; the solver and its table stay.
 Each job that must be stopped here would otherwise run for hours (6 x 6, no limit)."""
 
@@ -13,7 +13,7 @@ from boardgames.core.cluster import LocalJobPool, Runner, parse_cluster
 from boardgames.core.cluster.tasks import _task_call
 from boardgames.kalah.exact.solver import NODES
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.jobs import search as jobsolve
+from boardgames.kalah.jobs import worker
 from tests.cluster.conftest import start_cluster
 
 START = [int(x) for x in Kalah(6, 6, "classic").initial_state()]
@@ -40,11 +40,11 @@ def answers(pool: Any, want: int, seconds: float = 60.0) -> dict[str, Any]:
 
 
 def test_a_cancelled_job_in_this_process_stops_and_the_solver_stays() -> None:
-    pool = LocalJobPool(jobsolve.solve_job, jobsolve.stop_jobs, jobsolve.abandon_job)
+    pool = LocalJobPool(worker.solve_job, worker.stop_jobs, worker.abandon_job)
     try:
         pool.submit("j0", *FOREVER)
-        until(lambda: jobsolve.running_job() == "j0", "j0 to run")
-        solver = next(iter(jobsolve._SOLVERS.values()))
+        until(lambda: worker.running_job() == "j0", "j0 to run")
+        solver = next(iter(worker._SOLVERS.values()))
         until(lambda: solver.count(NODES) > 0, "j0 to search")
         pool.cancel("j0")
         got = answers(pool, 1)  # the in-process pool hands back what a cancelled job said
@@ -54,8 +54,8 @@ def test_a_cancelled_job_in_this_process_stops_and_the_solver_stays() -> None:
     finally:
         pool.close()
     assert quick["kind"] in ("lower", "upper")
-    assert next(iter(jobsolve._SOLVERS.values())) is solver and not solver._stopped
-    assert jobsolve.running_job() is None and not jobsolve._WAITING
+    assert next(iter(worker._SOLVERS.values())) is solver and not solver._stopped
+    assert worker.running_job() is None and not worker._WAITING
 
 
 def test_a_job_abandoned_while_it_waits_never_searches() -> None:
@@ -64,24 +64,24 @@ def test_a_job_abandoned_while_it_waits_never_searches() -> None:
     out: dict[str, Any] = {}
 
     def run(job: str, args: tuple[Any, ...]) -> None:
-        out[job] = _task_call(jobsolve.solve_job, args, None, job)[0]
+        out[job] = _task_call(worker.solve_job, args, None, job)[0]
 
     first = threading.Thread(target=run, args=("a", FOREVER))
     first.start()
-    until(lambda: jobsolve.running_job() == "a", "a to run")
+    until(lambda: worker.running_job() == "a", "a to run")
     second = threading.Thread(target=run, args=("b", QUICK))
     second.start()
-    until(lambda: "b" in jobsolve._WAITING, "b to wait")
-    jobsolve.abandon_job("nobody")
-    jobsolve.abandon_job("b")
-    assert jobsolve.running_job() == "a" and jobsolve._WAITING == {"b": True}
-    jobsolve.abandon_job("a")
+    until(lambda: "b" in worker._WAITING, "b to wait")
+    worker.abandon_job("nobody")
+    worker.abandon_job("b")
+    assert worker.running_job() == "a" and worker._WAITING == {"b": True}
+    worker.abandon_job("a")
     first.join(60)
     second.join(60)
     assert not first.is_alive() and not second.is_alive()
     assert out["a"]["kind"] == "over" and out["a"]["nodes"] > 0
     assert out["b"] == {"kind": "over", "nodes": 0, "first": out["b"]["first"]}
-    assert jobsolve.running_job() is None and not jobsolve._WAITING
+    assert worker.running_job() is None and not worker._WAITING
 
 
 def test_a_cancelled_job_on_a_dask_worker_stops(tmp_path: Path) -> None:
@@ -91,11 +91,11 @@ def test_a_cancelled_job_on_a_dask_worker_stops(tmp_path: Path) -> None:
     cluster = start_cluster(tmp_path, workers=1)
     try:
         with Runner(parse_cluster(cluster.address)) as runner:
-            pool = runner.pool(jobsolve.solve_job, interrupt=jobsolve.stop_jobs,
-                               abandon=jobsolve.abandon_job)  # fmt: skip
+            pool = runner.pool(worker.solve_job, interrupt=worker.stop_jobs,
+                               abandon=worker.abandon_job)  # fmt: skip
 
             def running() -> list[str | None]:
-                return list(runner.client.run(jobsolve.running_job).values())
+                return list(runner.client.run(worker.running_job).values())
 
             pool.submit("j0", *FOREVER)
             until(lambda: running()[0] is not None, "j0 to run on the worker", 120)

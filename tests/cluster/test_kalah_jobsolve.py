@@ -21,7 +21,8 @@ import pytest
 from boardgames.core.cluster import Runner, parse_cluster
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.jobs import search as jobsolve
+from boardgames.kalah.jobs import worker
+from boardgames.kalah.jobs.search import JobSearch
 from tests.cluster.conftest import DaskCluster, start_cluster
 
 SMALL_JOBS = 20_000  # positions a job: small, so that every solve here is split into many
@@ -55,12 +56,10 @@ def runner(dask_cluster: DaskCluster) -> Iterator[Runner]:
         r.close()
 
 
-def job_search(
-    runner: Runner, pits: int, seeds: int, rules: str, ec: bool, **kw
-) -> jobsolve.JobSearch:
+def job_search(runner: Runner, pits: int, seeds: int, rules: str, ec: bool, **kw) -> JobSearch:
     state = Kalah(pits, seeds, rules, empty_capture=ec).initial_state()
-    pool = runner.pool(jobsolve.solve_job, interrupt=jobsolve.stop_jobs)
-    return jobsolve.JobSearch(
+    pool = runner.pool(worker.solve_job, interrupt=worker.stop_jobs)
+    return JobSearch(
         pits, rules, ec, state, pool, job_nodes=kw.pop("job_nodes", SMALL_JOBS),
         endgame="0", hash_mb=16, **kw,
     )  # fmt: skip
@@ -270,8 +269,8 @@ def test_bounds_reused_across_thresholds() -> None:
     from boardgames.core.cluster import LocalJobPool
 
     state = Kalah(4, 4, "classic").initial_state()
-    pool = LocalJobPool(jobsolve.solve_job, jobsolve.stop_jobs)
-    search = jobsolve.JobSearch(4, "classic", False, state, pool, job_nodes=SMALL_JOBS,
+    pool = LocalJobPool(worker.solve_job, worker.stop_jobs)
+    search = JobSearch(4, "classic", False, state, pool, job_nodes=SMALL_JOBS,
                                 endgame="0", hash_mb=16)  # fmt: skip
     try:
         assert search.test(2)

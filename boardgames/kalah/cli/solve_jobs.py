@@ -115,7 +115,9 @@ def run_job_solve(
 ) -> None:
     """Run the front end and print the value (or the bound asked for)."""
     from boardgames.kalah.cli.tables import load_table
-    from boardgames.kalah.jobs import search as jobsolve
+    from boardgames.kalah.jobs.search import DEFAULT_JOB_NODES, JobSearch, bound_text
+    from boardgames.kalah.jobs.store import BoundStore, StoreError
+    from boardgames.kalah.jobs.worker import abandon_job, solve_job, stop_jobs, warm_job
 
     if at_least is not None and at_most is not None:
         raise click.UsageError("give --at-least or --at-most, not both")
@@ -143,10 +145,10 @@ def run_job_solve(
     t0 = time.perf_counter()
     try:
         if checkpoint is not None:
-            store = jobsolve.BoundStore(checkpoint, game)
+            store = BoundStore(checkpoint, game)
             try:
                 known = store.open()
-            except jobsolve.StoreError as e:
+            except StoreError as e:
                 raise click.UsageError(str(e)) from None
             if store.skipped:
                 err.print(
@@ -161,13 +163,11 @@ def run_job_solve(
         runner.start()
         with Progress("Loading the solver on the workers", console=err, delay=3):
             runner.warm(
-                jobsolve.warm_job, pits, rules, empty_capture, total, endgame, hash_mb, table
+                warm_job, pits, rules, empty_capture, total, endgame, hash_mb, table
             ) if cluster is None else runner.warm(
-                jobsolve.warm_job, pits, rules, empty_capture, total, endgame, hash_mb
+                warm_job, pits, rules, empty_capture, total, endgame, hash_mb
             )
-        pool = runner.pool(
-            jobsolve.solve_job, interrupt=jobsolve.stop_jobs, abandon=jobsolve.abandon_job
-        )
+        pool = runner.pool(solve_job, interrupt=stop_jobs, abandon=abandon_job)
         t0 = time.perf_counter()  # the solve's time: loading and compiling are not counted
         bar = Progress(f"Solving {what} by jobs", None, "positions", console=err)
         shown = [0.0]
@@ -179,9 +179,9 @@ def run_job_solve(
             shown[0] = now
             bar.update(s.stats.nodes, detail=_detail(s, runner, now - t0))
 
-        search = jobsolve.JobSearch(
+        search = JobSearch(
             pits, rules, empty_capture, state, pool,
-            job_nodes=job_nodes or jobsolve.DEFAULT_JOB_NODES, endgame=endgame,
+            job_nodes=job_nodes or DEFAULT_JOB_NODES, endgame=endgame,
             hash_mb=hash_mb, store=store, known=known, tick=tick, table_stones=stones,
         )  # fmt: skip
         with bar:
@@ -203,13 +203,13 @@ def run_job_solve(
         if search is not None:
             lo, hi = search.node_bounds(search.root)
             after = ", ".join(
-                f"{m['pit']}: {jobsolve.bound_text(m['lower'], m['upper'], total)}"
+                f"{m['pit']}: {bound_text(m['lower'], m['upper'], total)}"
                 for m in search.first_moves()
             )
             message += (
                 f" after {format_duration(time.perf_counter() - t0)}: {search.stats.jobs:,} jobs, "
                 f"{search.stats.nodes:,} positions; the value was "
-                f"{jobsolve.bound_text(lo, hi, total)}"
+                f"{bound_text(lo, hi, total)}"
                 + (f" (after each first sowing: {after})" if after else "")
             )
         if store is not None:
@@ -245,7 +245,7 @@ def run_job_solve(
         "jobs": stats.jobs,
         "jobs_split": stats.over_budget,
         "jobs_cancelled": stats.cancelled,
-        "job_nodes": job_nodes or jobsolve.DEFAULT_JOB_NODES,
+        "job_nodes": job_nodes or DEFAULT_JOB_NODES,
         "checkpoint": str(store.path) if store is not None else None,
         "checkpoint_hits": stats.checkpoint_bounds,
         "first_moves": search.first_moves(),
@@ -270,16 +270,14 @@ def run_job_solve(
         answer = "yes" if test["holds"] else "no"
         console.print(
             f"Is the value for {mover} (to move) {claim}? [bold]{answer}[/]: proven bounds "
-            f"{jobsolve.bound_text(lo, hi, total)}",
+            f"{bound_text(lo, hi, total)}",
             soft_wrap=True,
         )
     moves = search.first_moves()
     if moves:
         console.print(
             "After each first sowing: "
-            + ", ".join(
-                f"{m['pit']}: {jobsolve.bound_text(m['lower'], m['upper'], total)}" for m in moves
-            ),
+            + ", ".join(f"{m['pit']}: {bound_text(m['lower'], m['upper'], total)}" for m in moves),
             soft_wrap=True,
         )
     rate = stats.nodes / max(seconds, 1e-9)
