@@ -174,6 +174,20 @@ def _game_error(error: BaseException) -> bool:
     return protocol is not None and isinstance(error, protocol.GameError)
 
 
+class _StoppedWork(Exception):
+    """A Stopped (long work cut short by Ctrl-C) on its way to the funnel, past click, which
+    would print an empty line before it (click does that for a bare Ctrl-C at a prompt)."""
+
+    def __init__(self, stopped: KeyboardInterrupt) -> None:
+        super().__init__(str(stopped))
+
+
+def _is_stopped(error: BaseException) -> bool:
+    """True for boardgames.core.progress.Stopped (imported only if some command loaded it)."""
+    progress = sys.modules.get("boardgames.core.progress")
+    return progress is not None and isinstance(error, progress.Stopped)
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use.
 
@@ -196,6 +210,14 @@ class LazyGroup(click.Group):
         else:
             command = super().get_command(ctx, cmd_name)
         return None if command is None else harden_numbers(command)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            if _is_stopped(e):
+                raise _StoppedWork(e) from e
+            raise
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
@@ -251,6 +273,9 @@ class LazyGroup(click.Group):
         except click.ClickException as e:
             _error(e.format_message())
             return e.exit_code
+        except _StoppedWork as e:  # long work cut short: the one line of its Stopped
+            click.echo(str(e) or STOPPED_LINE, err=True)
+            return EXIT_INTERRUPTED
         except (click.Abort, KeyboardInterrupt) as e:
             # click turns Ctrl-C (and a stray EOFError) into Abort; an interrupt that says
             # how far the work got (boardgames.core.progress.Stopped) is shown as it is

@@ -21,6 +21,7 @@ from pathlib import Path
 import click
 
 from boardgames import cache_dir
+from boardgames.cli.options import json_option
 
 TABLE_SPEC = re.compile(
     r"(?:(?P<variant>classic|empty-capture)-)?(?P<pits>[0-9]{1,2})p(?P<stones>[0-9]{1,2})s"
@@ -183,7 +184,7 @@ def path_command() -> None:
 
 
 @cache.command("list", short_help="List the tables and compiled kernels, with sizes.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def list_command(as_json: bool) -> None:
     """List the endgame tables (board, rules, stones, size, whether today's rules use
     them, checksum, last use) and the compiled-kernel cache, with the total.
@@ -403,7 +404,7 @@ def clean_command(
     "asking. That cannot tell whether they were damaged before; rebuilding can.",
 )
 @click.option("--yes", is_flag=True, help="With --stamp: do not ask.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool) -> None:
     """Check every endgame table (or those of --table) against its checksums.
 

@@ -8,22 +8,19 @@ numba kernels hold the main thread while they run, so Python sees a Ctrl-C only 
 kernel returns. Long jitted work is therefore cut into batches of a fraction of a second
 (:class:`BatchSizer`, :func:`run_batches`); :func:`interruptible` turns the
 ``KeyboardInterrupt`` that arrives between two batches into :class:`Stopped`, whose text
-is the one line a command prints before it exits with :data:`EXIT_STOPPED`.
+is the one line shown when the command ends with :data:`EXIT_STOPPED`. Commands just let
+it rise: the command line's funnel (``boardgames.cli``) prints it and sets the status.
 
 This module imports neither numpy nor numba.
 """
 
 from __future__ import annotations
 
-import atexit
-import gc
 import math
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
 
 from rich.console import Console
 from rich.text import Text
@@ -390,18 +387,3 @@ def stopped_message(
         return text + f"{extra}."
     what = f"{format_count(done)} of {format_count(total)}" if total else format_count(done)
     return f"{text}: {what}{' ' + unit if unit else ''} done{extra}."
-
-
-def exit_stopped(stop: BaseException, console: Console | None = None) -> NoReturn:
-    """Print the one line of a :class:`Stopped` (or a bare Ctrl-C) on stderr and exit
-    with status 130, quickly."""
-    text = str(stop) if isinstance(stop, Stopped) else "Stopped (Ctrl-C)."
-    # The interpreter's last garbage collections walk every object numba and llvmlite
-    # made (0.4 s once kernels are loaded); objects frozen at exit are left to the OS.
-    atexit.register(gc.freeze)
-    if console is not None:
-        console.print(Text(text), soft_wrap=True)
-    else:
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-    raise SystemExit(EXIT_STOPPED)

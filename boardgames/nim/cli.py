@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from boardgames.cli.options import json_option
 from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
@@ -133,7 +134,7 @@ def analysis(rows: tuple[int, ...], misere: bool) -> dict[str, object]:
 @nim.command()
 @click.argument("rows", nargs=-1, required=True)
 @_limit_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def analyse(
     rows: tuple[str, ...], misere: bool, max_rows: int, max_chips: int, as_json: bool
 ) -> None:
@@ -405,7 +406,7 @@ def play(
     help="Also run Monte Carlo tree search with this many playouts on every winning "
     "position (at most 500, sampled) and count its winning moves; 0: skip.",
 )  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json: bool) -> None:
     """Bouton's rule against exhaustive search on ROWS (default 3 4 5).
 

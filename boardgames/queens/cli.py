@@ -20,9 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from boardgames.cli import InputError
-from boardgames.core.cluster import ClusterSpec, cluster_options
+from boardgames.cli.options import cluster_options, json_option
+from boardgames.core.cluster import ClusterSpec
 from boardgames.core.console import make_console, print_json
-from boardgames.core.progress import Progress, Stopped, exit_stopped, interruptible
+from boardgames.core.progress import Progress, Stopped, interruptible
 from boardgames.core.protocol import GameError, quote
 from boardgames.queens.counting import METHODS
 from boardgames.queens.solve import (
@@ -132,7 +133,7 @@ def _summary(n: int, count: int, fundamental: bool, limit: int | None) -> str:
     default=None,
     help="Stop after this many solutions (the search streams: large N answers at once).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (--format json).")
+@json_option("Print one JSON object (--format json).")
 @click.pass_context
 def solve(
     ctx: click.Context, n: int, fundamental: bool, fmt: str, limit: int | None, as_json: bool
@@ -275,7 +276,7 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     "(default: a few seconds of work each, at least 256 tasks from N = 18 on).",
 )
 @click.option("--yes", is_flag=True, help="Start a count estimated at more than a day.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def count(
     n: int,
     fundamental: bool,
@@ -319,15 +320,12 @@ def count(
         raise click.UsageError("--workers applies to the parallel methods only")
     _check_workers(workers)
     err = make_console(stderr=True)
-    try:
-        if method in JIT_METHODS:
-            _load_kernels(err, method, workers, n)
-        if method.startswith("constellations"):  # what the estimate measures
-            _check_duration(err, n, _threads(method, workers), yes)
-        with _count_progress(err, n, method) as bar:
-            result = run_count(n, method, fundamental, workers, bar.update)
-    except Stopped as e:
-        exit_stopped(e, err)
+    if method in JIT_METHODS:
+        _load_kernels(err, method, workers, n)
+    if method.startswith("constellations"):  # what the estimate measures
+        _check_duration(err, n, _threads(method, workers), yes)
+    with _count_progress(err, n, method) as bar:
+        result = run_count(n, method, fundamental, workers, bar.update)
     if as_json:
         print_json(result.as_dict())
         return
@@ -387,32 +385,29 @@ def _count_on_cluster(
 
     err = make_console(stderr=True)
     counted = 0
-    try:
-        with Runner(cluster, err) as runner:
-            with Progress("Loading the numba kernels on the workers", console=err, delay=3.0):
-                warm = runner.warm(queens_tasks.warm, n)
-            _check_duration(err, n, runner.threads(), yes)
-            plan = queens_tasks.plan(n, fundamental, chunks)
-            bar = Progress(f"N = {n}, constellations", expected_total(n), "solutions", console=err)
+    with Runner(cluster, err) as runner:
+        with Progress("Loading the numba kernels on the workers", console=err, delay=3.0):
+            warm = runner.warm(queens_tasks.warm, n)
+        _check_duration(err, n, runner.threads(), yes)
+        plan = queens_tasks.plan(n, fundamental, chunks)
+        bar = Progress(f"N = {n}, constellations", expected_total(n), "solutions", console=err)
 
-            def add(key: str, value: int) -> None:
-                nonlocal counted
-                if plan.kind(key) == "border":
-                    counted += value
-                    bar.update(counted, detail=f"{runner.workers} workers")
+        def add(key: str, value: int) -> None:
+            nonlocal counted
+            if plan.kind(key) == "border":
+                counted += value
+                bar.update(counted, detail=f"{runner.workers} workers")
 
-            report = runner.run(
-                queens_tasks.count_task,
-                plan.tasks,
-                label=f"N = {n}",
-                checkpoint=Checkpoint(checkpoint, plan.job) if checkpoint else None,
-                on_result=add,
-                progress=bar,
-            )
-            where = runner.as_dict()
-            startup = runner.startup_seconds
-    except Stopped as e:
-        exit_stopped(e, err)
+        report = runner.run(
+            queens_tasks.count_task,
+            plan.tasks,
+            label=f"N = {n}",
+            checkpoint=Checkpoint(checkpoint, plan.job) if checkpoint else None,
+            on_result=add,
+            progress=bar,
+        )
+        where = runner.as_dict()
+        startup = runner.startup_seconds
     total = sum(v for k, v in report.results.items() if plan.kind(k) == "border")
     result: dict[str, object] = {"n": n, "fundamental": fundamental}
     if fundamental:
@@ -484,7 +479,7 @@ def _count_progress(err: Console, n: int, method: str) -> Progress:
     default=None,
     help="Threads for the parallel methods (default: every core).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, writable=True),
@@ -552,7 +547,7 @@ def compare_command(
                 results.append(run_count(n, m, fundamental, w, progress=bar.update))
     except Stopped as e:
         done = ", ".join(r.method for r in results)
-        exit_stopped(Stopped(f"{e} Comparison stopped" + (f" after {done}." if done else ".")), err)
+        raise Stopped(f"{e} Comparison stopped" + (f" after {done}." if done else ".")) from None
     counts = {r.count for r in results}
     agree = len(counts) == 1
     base = results[0].seconds

@@ -29,9 +29,9 @@ from boardgames.core.progress import (
     BatchSizer,
     Stopped,
     format_count,
-    format_duration,
     percent,
     run_batches,
+    stopped_message,
 )
 from boardgames.queens.solve import (
     PURE_METHODS,
@@ -137,8 +137,11 @@ class Interrupted(Stopped):
     def __init__(self, done: int, total: int, seconds: float = 0.0) -> None:
         share = f" ({percent(done / total)})" if total else ""
         super().__init__(
-            f"Stopped (Ctrl-C) after {format_duration(seconds)}: {format_count(done)} of "
-            f"{format_count(total)} solutions counted{share}, no result.",
+            stopped_message(
+                seconds,
+                extra=f": {format_count(done)} of {format_count(total)} solutions counted"
+                f"{share}, no result",
+            ),
             done,
             total,
         )

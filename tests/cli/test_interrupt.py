@@ -140,7 +140,7 @@ def test_kalah_solve_big_board_reports_and_stops(tmp_path: Path) -> None:
     assert "positions searched; the value was in [" in run.stderr.splitlines()[-1]
 
 
-@pytest.mark.parametrize("where", [["--checkpoint", "ck"], ["--cluster", "local:2"]])
+@pytest.mark.parametrize("where", [["--checkpoint-dir", "ck"], ["--cluster", "local:2"]])
 def test_kalah_solve_by_jobs_stops_and_keeps_what_it_proved(
     where: list[str], tmp_path: Path
 ) -> None:
@@ -151,7 +151,7 @@ def test_kalah_solve_by_jobs_stops_and_keeps_what_it_proved(
     check_clean_stop(run)
     last = run.stderr.splitlines()[-1]
     assert " jobs, " in last and "positions; the value was " in last
-    if where[0] == "--checkpoint":
+    if where[0] == "--checkpoint-dir":
         assert last.endswith("ck/bounds.sqlite keeps every proven bound.")
         assert (tmp_path / "ck" / "bounds.sqlite").exists()
 

@@ -160,13 +160,13 @@ def test_front_end_killed_and_rerun_from_its_checkpoint(
     ckpt = tmp_path / "ckpt"
     proc = subprocess.Popen(
         [sys.executable, "-m", "boardgames", "kalah", "solve", *BOARD, "--cluster",
-         dask_cluster.address, "--checkpoint", str(ckpt), "--json"],
+         dask_cluster.address, "--checkpoint-dir", str(ckpt), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     wait_for_rows(proc, ckpt, 20)
     proc.kill()  # the hard way: no chance to tidy up
     proc.communicate(timeout=30)
-    again = solve_cli(*BOARD, "--cluster", dask_cluster.address, "--checkpoint", str(ckpt),
+    again = solve_cli(*BOARD, "--cluster", dask_cluster.address, "--checkpoint-dir", str(ckpt),
                       "--json")  # fmt: skip
     assert again.returncode == 0, again.stderr
     first, second = json.loads(fresh.stdout), json.loads(again.stdout)
@@ -175,7 +175,7 @@ def test_front_end_killed_and_rerun_from_its_checkpoint(
     assert second["checkpoint_hits"] > 0
     assert second["jobs"] < first["jobs"]
     # and a third run asks nothing at all
-    third = json.loads(solve_cli(*BOARD, "--checkpoint", str(ckpt), "--json").stdout)
+    third = json.loads(solve_cli(*BOARD, "--checkpoint-dir", str(ckpt), "--json").stdout)
     assert third["value"] == BOARD_VALUE and third["jobs"] == 0
 
 
@@ -185,7 +185,7 @@ def test_a_worker_killed_mid_solve_changes_nothing(tmp_path: Path) -> None:
     try:
         proc = subprocess.Popen(
             [sys.executable, "-m", "boardgames", "kalah", "solve", *BOARD, "--cluster",
-             cluster.address, "--checkpoint", str(ckpt), "--json"],
+             cluster.address, "--checkpoint-dir", str(ckpt), "--json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         wait_for_rows(proc, ckpt, 10)
@@ -199,7 +199,7 @@ def test_a_worker_killed_mid_solve_changes_nothing(tmp_path: Path) -> None:
 
 def checkpoint_of(tmp_path: Path, *extra: str) -> Path:
     ckpt = tmp_path / "ckpt"
-    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint", str(ckpt),
+    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint-dir", str(ckpt),
                   *extra)  # fmt: skip
     assert r.returncode == 0, r.stderr
     return ckpt
@@ -215,7 +215,7 @@ def refused(r: subprocess.CompletedProcess[str], words: str) -> None:
 def test_a_checkpoint_of_other_rules_is_refused(tmp_path: Path) -> None:
     ckpt = checkpoint_of(tmp_path)
     r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--empty-capture",
-                  "--checkpoint", str(ckpt))  # fmt: skip
+                  "--checkpoint-dir", str(ckpt))  # fmt: skip
     refused(
         r,
         "belongs to another game (it holds empty_capture=False; this solve has empty_capture=True)",
@@ -226,7 +226,7 @@ def test_a_checkpoint_of_a_newer_format_is_refused(tmp_path: Path) -> None:
     ckpt = checkpoint_of(tmp_path)
     with sqlite3.connect(ckpt / "bounds.sqlite") as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'format'")
-    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint", str(ckpt))
+    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint-dir", str(ckpt))
     refused(r, "has format 99, written by a newer boardgames")
 
 
@@ -236,7 +236,7 @@ def test_a_truncated_checkpoint_never_gives_a_wrong_value(tmp_path: Path) -> Non
     data = path.read_bytes()
     assert len(data) > 8192
     path.write_bytes(data[: len(data) // 2])
-    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint", str(ckpt),
+    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint-dir", str(ckpt),
                   "--json")  # fmt: skip
     if r.returncode == 0:  # SQLite read what is left: the value must still be right
         assert json.loads(r.stdout)["value"] == exact(4, 3, "classic", False)[0]
@@ -249,7 +249,7 @@ def test_a_damaged_row_is_skipped_not_believed(tmp_path: Path) -> None:
     value = exact(4, 3, "classic", False)[0]
     with sqlite3.connect(ckpt / "bounds.sqlite") as db:  # every bound says the opposite
         db.execute("UPDATE bounds SET value = -value WHERE value != 0")
-    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint", str(ckpt),
+    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint-dir", str(ckpt),
                   "--json")  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["value"] == value
@@ -260,7 +260,7 @@ def test_not_a_checkpoint_is_refused(tmp_path: Path) -> None:
     ckpt = tmp_path / "ckpt"
     ckpt.mkdir()
     (ckpt / "bounds.sqlite").write_bytes(b"not a database at all" * 100)
-    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint", str(ckpt))
+    r = solve_cli("--pits", "4", "--seeds", "3", "--endgame", "0", "--checkpoint-dir", str(ckpt))
     refused(r, "cannot be read")
 
 

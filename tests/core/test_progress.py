@@ -14,7 +14,6 @@ from boardgames.core.progress import (
     BatchSizer,
     Progress,
     Stopped,
-    exit_stopped,
     format_bytes,
     format_count,
     format_duration,
@@ -130,9 +129,24 @@ def test_interruptible_turns_ctrl_c_into_one_line() -> None:
     assert info.value is inner
 
 
-def test_exit_stopped_prints_one_line_and_exits_130() -> None:
-    console, buf = plain_console()
-    with pytest.raises(SystemExit) as info:
-        exit_stopped(Stopped("Stopped (Ctrl-C) after 1.0 s: " + "x" * 100 + "."), console)
-    assert info.value.code == EXIT_STOPPED == 130
-    assert len(buf.getvalue().splitlines()) == 1
+def test_a_stopped_command_is_one_line_and_130_through_the_central_funnel() -> None:
+    """Commands raise Stopped and nothing else: boardgames.cli's funnel prints its one
+    line, however long, and exits 130."""
+    import click
+    from click.testing import CliRunner
+
+    from boardgames.cli import EXIT_INTERRUPTED, LazyGroup
+
+    line = "Stopped (Ctrl-C) after 1.0 s: " + "x" * 300 + "."
+
+    @click.group(cls=LazyGroup, lazy={})
+    def root() -> None:
+        pass
+
+    @root.command()
+    def work() -> None:
+        raise Stopped(line)
+
+    result = CliRunner().invoke(root, ["work"])
+    assert result.exit_code == EXIT_INTERRUPTED == EXIT_STOPPED == 130
+    assert result.stderr.splitlines() == [line] and result.stdout == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -130,5 +131,5 @@ def test_ctrl_c_shows_the_games_finished_so_far(monkeypatch) -> None:
          "--seeds", "2", "--jobs", "1"],
     )  # fmt: skip
     assert result.exit_code == 130
-    assert "Stopped (Ctrl-C) after 2 of 6 games." in result.output
+    assert re.search(r"Stopped \(Ctrl-C\) after [0-9.]+ s: 2 of 6 games done\.", result.output)
     assert "2 games in" in result.output and "Aborted" not in result.output

@@ -31,8 +31,6 @@ from boardgames.core.cluster.spec import (
     ENV_VAR,
     ClusterError,
     ClusterSpec,
-    cluster_callback,
-    cluster_options,
     parse_cluster,
 )
 from boardgames.core.cluster.tasks import current_job, source_digest
@@ -48,8 +46,6 @@ __all__ = [
     "LocalJobPool",
     "RunReport",
     "Runner",
-    "cluster_callback",
-    "cluster_options",
     "current_job",
     "describe_estimate",
     "package_version",

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -68,46 +66,3 @@ def parse_cluster(text: str) -> ClusterSpec:
     if value and ("/" in value or value.endswith(".json")):
         raise ClusterError(f"--cluster {value[:60]!r}: no such scheduler file", bad_input=True)
     raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
-
-
-def cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    """click callback of a ``--cluster`` option: a :class:`ClusterSpec`, None when blank."""
-    if value is None or not value.strip():
-        return None
-    try:
-        return parse_cluster(value)
-    except ClusterError as e:
-        raise click.BadParameter(e.message.removeprefix("bad --cluster ")) from None
-
-
-def _checkpoint_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    if value is None:
-        return None
-    if not value.strip():
-        raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
-    return Path(value)
-
-
-def cluster_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The ``--cluster`` and ``--checkpoint`` options of a command that spreads ``what``
-    (e.g. "the games") over workers; they arrive as ``cluster`` and ``checkpoint``."""
-
-    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        f = click.option(
-            "--checkpoint",
-            callback=_checkpoint_callback,
-            metavar="FILE",
-            help=f"Append each finished task's result to FILE; run again with the same FILE "
-            f"and only the missing tasks of {what} run (a file of another job is refused).",
-        )(f)
-        return click.option(
-            "--cluster",
-            envvar=ENV_VAR,
-            callback=cluster_callback,
-            metavar="SPEC",
-            help=f"Run {what} as Dask tasks: local (worker processes on this machine, "
-            "local:N for N of them), tcp://HOST:PORT (a running dask scheduler) or a "
-            f"scheduler file. Default: ${ENV_VAR}, else in this process.",
-        )(f)
-
-    return decorate

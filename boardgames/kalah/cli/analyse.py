@@ -6,6 +6,7 @@ import time
 
 import click
 
+from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import GameError, score_bound, score_margin
 from boardgames.kalah.cli.options import (
@@ -46,7 +47,7 @@ from boardgames.kalah.rules import RULE_SETS
 @click.option(
     "--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True, help="Rules."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def analyse(
     board: str,
     to_move: str,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from boardgames.cli.options import json_option
 from boardgames.core.compare import (
     comparison_json,
     comparison_table,
@@ -64,7 +65,7 @@ MAX_COMPARE_DEPTH = 40
     help="Comma-separated engines: python (reference) and/or numba.",
 )  # fmt: skip
 @click.option("--tt", "tt_mib", default=16.0, show_default=True, help="Table size in MiB.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 @click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="Also write a picture (time and positions per strategy, log scale), e.g. cmp.png.",

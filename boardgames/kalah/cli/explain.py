@@ -12,12 +12,10 @@ from typing import Any
 import click
 
 from boardgames.cli import InputError
+from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.core.progress import (
     Progress,
-    Stopped,
-    exit_stopped,
-    format_duration,
     interruptible,
     stopped_message,
 )
@@ -214,7 +212,7 @@ def sweep_lines(ranked: Sequence[SettingResult], total: int) -> list[str]:
 )
 @click.option("--top", type=click.IntRange(1, 10_000), default=12, show_default=True,
               help="Settings shown in the table of --search (--json has all).")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def explain(
     file: Path,
     specs: tuple[str, ...],
@@ -287,19 +285,14 @@ def explain(
     results: list[SettingResult] = []
     ranked: list[SettingResult] = []
     t0 = time.perf_counter()
-    try:
-        with interruptible(lambda: stopped_message(time.perf_counter() - t0)):
-            for model in models:
-                for spec, config in zip(specs, configs, strict=True):
-                    label = f"Checking {spec}" + (" (unswept)" if model == "unswept" else "")
-                    with Progress(label, total, "moves", console=err) as bar:
-                        results.append(
-                            explainer.explain(config, spec, model, lambda k: bar.update(k))
-                        )
-            if grid is not None:
-                ranked = _sweep_with_progress(explainer, grid, err)
-    except Stopped as e:
-        exit_stopped(e, err)
+    with interruptible(lambda: stopped_message(time.perf_counter() - t0)):
+        for model in models:
+            for spec, config in zip(specs, configs, strict=True):
+                label = f"Checking {spec}" + (" (unswept)" if model == "unswept" else "")
+                with Progress(label, total, "moves", console=err) as bar:
+                    results.append(explainer.explain(config, spec, model, lambda k: bar.update(k)))
+        if grid is not None:
+            ranked = _sweep_with_progress(explainer, grid, err)
     if as_json:
         print_json(_json(file, game, explainer, results, ranked, grid))
         return
@@ -323,9 +316,8 @@ def _sweep_with_progress(explainer: Explainer, grid: Grid, err: Any) -> list[Set
     t0 = time.perf_counter()
 
     def stopped() -> str:
-        return (
-            f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: the sweep "
-            f"of {n} settings was {share[0]:.0%} done."
+        return stopped_message(
+            time.perf_counter() - t0, extra=f": the sweep of {n} settings was {share[0]:.0%} done"
         )
 
     # the bar counts settings, each weighted by its rough cost (deeper ones cost more)

@@ -11,9 +11,10 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from boardgames.core.cluster import ClusterSpec, Runner, cluster_options, parse_cluster
+from boardgames.cli.options import cluster_options, json_option
+from boardgames.core.cluster import ClusterSpec, Runner, parse_cluster
 from boardgames.core.console import make_console, print_json
-from boardgames.core.progress import Stopped, exit_stopped
+from boardgames.core.progress import Stopped, stopped_message
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
@@ -105,7 +106,7 @@ def _run_all(
               help="Worker processes on this machine (1: play in this process); the same as "
                    "--cluster local:JOBS.")  # fmt: skip
 @cluster_options("the games")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def match(
     spec_a: str,
     spec_b: str,
@@ -160,15 +161,12 @@ def match(
     }  # fmt: skip
     err = make_console(stderr=True)
     t0 = time.perf_counter()
-    try:
-        with Runner(cluster, err) as runner:
-            where = runner.as_dict()
-            records, stopped = _run_all(tasks, runner, checkpoint, job, err)
-    except Stopped as e:  # while the cluster started
-        exit_stopped(e, err)
+    with Runner(cluster, err) as runner:
+        where = runner.as_dict()
+        records, stopped = _run_all(tasks, runner, checkpoint, job, err)
     elapsed = time.perf_counter() - t0
     if stopped is not None:
-        err.print(f"Stopped (Ctrl-C) after {len(records)} of {games} games.")
+        err.print(stopped_message(elapsed, len(records), games, "games"), highlight=False)
         if not records:
             raise SystemExit(130)
         games = len(records)

@@ -6,6 +6,7 @@ import time
 
 import click
 
+from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import State
 from boardgames.kalah.cli.options import (
@@ -22,7 +23,7 @@ from boardgames.kalah.perft import PERFT_SPLIT, perft, perft_children, perft_pro
 )
 @board_options
 @click.option("--compound", is_flag=True, help="Count compound moves instead of single sowings.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def perft_command(
     depth: int, pits: int, seeds: int, rules: str, compound: bool, as_json: bool
 ) -> None:
@@ -36,8 +37,6 @@ def perft_command(
     """
     from boardgames.core.progress import (
         Progress,
-        Stopped,
-        exit_stopped,
         format_count,
         format_duration,
         interruptible,
@@ -63,42 +62,39 @@ def perft_command(
             f" ({done[1]:,} sequences counted in them)",
         )
 
-    try:
-        with interruptible(stopped):
-            probe = perft_probe(game, start, depth, compound)
-            k = len(probe.counts) - 1
-            if k == depth or probe.counts[k] == 0:
-                nodes = probe.counts[k] if k == depth else 0
-            else:
-                if probe.estimate > 2:
-                    beyond = " (more than a day)" if probe.estimate > 86400 else ""
-                    err.print(
-                        f"perft {depth}: about {format_count(probe.sequences)} sequences "
-                        f"(branching factor {probe.branching:.2f} at ply {k}); at "
-                        f"{probe.counts[k] / max(probe.seconds, 1e-6):,.0f} a second that "
-                        f"takes about {format_duration(probe.estimate)}{beyond}. Ctrl-C stops.",
-                        highlight=False,
-                        soft_wrap=True,
-                    )
-                split = next(d for d, c in enumerate(probe.counts) if c >= PERFT_SPLIT or d == k)
-                subtrees.append(start)
-                for _ in range(split):
-                    subtrees[:] = [c for s in subtrees for c in perft_children(game, s, compound)]
-                with Progress(
-                    f"perft {depth}",
-                    len(subtrees),
-                    "subtrees",
-                    console=err,
-                    estimate=probe.estimate,
-                    warn_after=None,  # said above
-                ) as bar:
-                    for state in subtrees:
-                        done[1] += perft(game, state, depth - split, compound)
-                        done[0] += 1
-                        bar.update(done[0], detail=f"{done[1]:,} sequences")
-                nodes = done[1]
-    except Stopped as e:
-        exit_stopped(e, err)
+    with interruptible(stopped):
+        probe = perft_probe(game, start, depth, compound)
+        k = len(probe.counts) - 1
+        if k == depth or probe.counts[k] == 0:
+            nodes = probe.counts[k] if k == depth else 0
+        else:
+            if probe.estimate > 2:
+                beyond = " (more than a day)" if probe.estimate > 86400 else ""
+                err.print(
+                    f"perft {depth}: about {format_count(probe.sequences)} sequences "
+                    f"(branching factor {probe.branching:.2f} at ply {k}); at "
+                    f"{probe.counts[k] / max(probe.seconds, 1e-6):,.0f} a second that "
+                    f"takes about {format_duration(probe.estimate)}{beyond}. Ctrl-C stops.",
+                    highlight=False,
+                    soft_wrap=True,
+                )
+            split = next(d for d, c in enumerate(probe.counts) if c >= PERFT_SPLIT or d == k)
+            subtrees.append(start)
+            for _ in range(split):
+                subtrees[:] = [c for s in subtrees for c in perft_children(game, s, compound)]
+            with Progress(
+                f"perft {depth}",
+                len(subtrees),
+                "subtrees",
+                console=err,
+                estimate=probe.estimate,
+                warn_after=None,  # said above
+            ) as bar:
+                for state in subtrees:
+                    done[1] += perft(game, state, depth - split, compound)
+                    done[0] += 1
+                    bar.update(done[0], detail=f"{done[1]:,} sequences")
+            nodes = done[1]
     seconds = time.perf_counter() - t0
     if as_json:
         print_json(

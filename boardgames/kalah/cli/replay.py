@@ -9,6 +9,7 @@ import click
 from rich.markup import escape
 
 from boardgames.cli import InputError
+from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.kalah.cli.options import (
     score_text,
@@ -26,7 +27,7 @@ from boardgames.kalah.record import RecordError, read_record, replay
     type=click.Path(dir_okay=False),
     callback=file_name("lastgame.klh"),
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def replay_command(file: Path, as_json: bool) -> None:
     """Check a game record (.klh) move by move and show every position.
 

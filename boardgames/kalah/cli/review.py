@@ -9,11 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from boardgames.cli import InputError
+from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
-from boardgames.core.progress import (
-    Stopped,
-    exit_stopped,
-)
 from boardgames.core.protocol import GameError, describe_score
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli.tables import review_table, table_stones
@@ -61,7 +58,7 @@ if TYPE_CHECKING:  # numba loads only where a solve runs
     help="Build no endgame table: use the largest one already in the cache (or none). "
     "Quicker on a fresh machine, but which moves are exact then depends on the cache.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def review(
     file: Path, depth: int, exact_nodes: int, endgame_spec: str, quick: bool, as_json: bool
 ) -> None:
@@ -108,10 +105,7 @@ def review(
             why = f" (the {wanted}-stone table does not fit in the free memory)"
     else:
         stones = table_stones(endgame_spec, pits, total, game.rules, ec)
-    try:
-        table, source = review_table(console, pits, stones, as_json, ec)
-    except Stopped as e:
-        exit_stopped(e, make_console(stderr=True))
+    table, source = review_table(console, pits, stones, as_json, ec)
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
     rows = []
     state = game.initial_state(record.first)

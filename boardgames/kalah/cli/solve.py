@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
+from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import (
     DAY,
     Progress,
-    Stopped,
-    exit_stopped,
     format_count,
     format_duration,
     interruptible,
+    stopped_message,
 )
 from boardgames.core.protocol import GameError
 from boardgames.kalah.cli.options import board_options, parse_board, plural, score_text, setup_text
@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # numba loads only where a solve runs
     help="Search threads sharing the transposition table  [default: the machine's cores]",
 )
 @job_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@json_option()
 def solve(
     pits: int,
     seeds: int,
@@ -89,7 +89,7 @@ def solve(
     empty_capture: bool,
     threads: int | None,
     cluster: ClusterSpec | None,
-    checkpoint: Path | None,
+    checkpoint_dir: Path | None,
     at_least: int | None,
     at_most: int | None,
     job_nodes: int | None,
@@ -111,8 +111,8 @@ def solve(
     then --endgame 27, 10 minutes more); 6 x 5 about 5 minutes with 30 (--endgame 30, 50
     minutes more). A table takes its size in memory (27 stones: 3.9 GB, 30: 11 GB).
 
-    With --cluster, --checkpoint, --at-least or --at-most the solve runs as jobs (null-window
-    questions answered by this solver on the workers, combined by a front end here; see
+    With --cluster, --checkpoint-dir, --at-least or --at-most the solve runs as jobs
+    (null-window questions answered by this solver on the workers, combined by a front end here; see
     docs/sections/solver.md): on many machines, resumable from DIR, or one bound only.
     """
     side = 0 if to_move.lower() == "a" else 1
@@ -167,34 +167,31 @@ def solve(
         stones = 0
     threads = threads or os.cpu_count() or 1
     what = f"{setup_text(pits, seeds)} ({rules})" if board is None else "the position"
-    if job_solve_wanted(cluster, checkpoint, at_least, at_most):
+    if job_solve_wanted(cluster, checkpoint_dir, at_least, at_most):
         run_job_solve(
             pits=pits, rules=rules, empty_capture=empty_capture, state=state, base=base,
-            what=what, cluster=cluster, checkpoint=checkpoint, at_least=at_least,
+            what=what, cluster=cluster, checkpoint=checkpoint_dir, at_least=at_least,
             at_most=at_most, job_nodes=job_nodes, endgame_spec=endgame_spec,
             endgame_dir=endgame_dir, endgame_mmap=endgame_mmap, stones=stones, as_json=as_json,
             hash_mb=hash_mb or default_hash_mb(left),
         )  # fmt: skip
         return
-    try:
-        table = load_table(console, pits, stones, as_json, empty_capture)
-        if hash_mb is None:
-            hash_mb = default_hash_mb(left)
-        with interruptible(lambda: "Stopped (Ctrl-C) while loading the solver."):
-            solver = Solver(
-                pits,
-                rules,
-                hash_mb=hash_mb,
-                endgame=table,
-                empty_capture=empty_capture,
-                threads=threads,
-            )
-            guess = FirstGuess(Kalah(pits, 1, rules, empty_capture=empty_capture))
-            with Progress("Loading the solver (compiled once, then cached)", console=err, delay=3):
-                jit_seconds = solver.warm_up() + guess.warm_up()
-        result = _solve_with_progress(solver, state, what, pits, left, stones, threads, err, guess)
-    except Stopped as e:
-        exit_stopped(e, err)
+    table = load_table(console, pits, stones, as_json, empty_capture)
+    if hash_mb is None:
+        hash_mb = default_hash_mb(left)
+    with interruptible(lambda: "Stopped (Ctrl-C) while loading the solver."):
+        solver = Solver(
+            pits,
+            rules,
+            hash_mb=hash_mb,
+            endgame=table,
+            empty_capture=empty_capture,
+            threads=threads,
+        )
+        guess = FirstGuess(Kalah(pits, 1, rules, empty_capture=empty_capture))
+        with Progress("Loading the solver (compiled once, then cached)", console=err, delay=3):
+            jit_seconds = solver.warm_up() + guess.warm_up()
+    result = _solve_with_progress(solver, state, what, pits, left, stones, threads, err, guess)
     data = {
         **base,
         "value": result.value,
@@ -289,10 +286,10 @@ def _solve_with_progress(
         bounds[:] = [str(lower), str(upper)]
 
     def stopped() -> str:
-        return (
-            f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: "
-            f"{solver.count(NODES):,} positions searched; the value was in "
-            f"[{bounds[0]}, {bounds[1]}]."
+        return stopped_message(
+            time.perf_counter() - t0,
+            extra=f": {solver.count(NODES):,} positions searched; the value was in "
+            f"[{bounds[0]}, {bounds[1]}]",
         )
 
     # from the estimate line on, a Ctrl-C says how far the solve got

@@ -1,4 +1,4 @@
-"""``kalah solve --cluster / --checkpoint / --at-least / --at-most``: the job-level solve.
+"""``kalah solve --cluster / --checkpoint-dir / --at-least / --at-most``: the job-level solve.
 
 The options live on ``kalah solve`` (solve_cli.py); this module runs the front end of
 :mod:`boardgames.kalah.jobs.search` with a progress line, Ctrl-C and the report.
@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from boardgames.core.cluster import ClusterError, ClusterSpec, Runner, cluster_callback
+from boardgames.cli.options import checkpoint_dir_option, cluster_option
+from boardgames.core.cluster import ClusterError, ClusterSpec, Runner
 from boardgames.core.console import make_console, print_json
-from boardgames.core.progress import Progress, Stopped, exit_stopped, format_duration
+from boardgames.core.progress import Progress, Stopped, stopped_message
 from boardgames.kalah.game import PLAYER_NAMES
 
 if TYPE_CHECKING:
@@ -26,24 +27,17 @@ if TYPE_CHECKING:
 def job_options(f: Any) -> Any:
     """The job-level options of ``kalah solve``."""
     options = [
-        click.option(
-            "--cluster",
-            envvar="BOARDGAMES_CLUSTER",
-            callback=cluster_callback,
-            metavar="SPEC",
-            help="Solve by jobs on a Dask cluster: local (one worker using every core; "
-            "local:N for N workers), tcp://HOST:PORT (a running dask scheduler; start one "
-            "worker a machine, its threads = the machine's cores) or a scheduler file. "
-            "Default: $BOARDGAMES_CLUSTER, else plain kalah solve (or jobs in this process "
-            "with --checkpoint / --at-least / --at-most).",
+        cluster_option(
+            "the solve by jobs",
+            local="one worker using every core; local:N for N workers",
+            scheduler="a running dask scheduler; start one worker a machine, its threads = "
+            "the machine's cores",
+            otherwise="plain kalah solve (or jobs in this process with --checkpoint-dir / "
+            "--at-least / --at-most)",
         ),
-        click.option(
-            "--checkpoint",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=None,
-            metavar="DIR",
-            help="Keep every proven bound in DIR/bounds.sqlite as it is proven; rerun the "
-            "same command to go on (nothing proven is searched again).",
+        checkpoint_dir_option(
+            "Keep every proven bound in DIR/bounds.sqlite as it is proven; rerun the same "
+            "command to go on (nothing proven is searched again)."
         ),
         click.option(
             "--at-least",
@@ -199,22 +193,21 @@ def run_job_solve(
         placed = runner.as_dict()
     except KeyboardInterrupt:
         runner.close(now=True)
-        message = "Stopped (Ctrl-C)"
+        detail = ""
         if search is not None:
             lo, hi = search.node_bounds(search.root)
             after = ", ".join(
                 f"{m['pit']}: {bound_text(m['lower'], m['upper'], total)}"
                 for m in search.first_moves()
             )
-            message += (
-                f" after {format_duration(time.perf_counter() - t0)}: {search.stats.jobs:,} jobs, "
-                f"{search.stats.nodes:,} positions; the value was "
+            detail = (
+                f": {search.stats.jobs:,} jobs, {search.stats.nodes:,} positions; the value was "
                 f"{bound_text(lo, hi, total)}"
                 + (f" (after each first sowing: {after})" if after else "")
             )
         if store is not None:
-            message += f"; {store.path} keeps every proven bound"
-        exit_stopped(Stopped(message + "."), err)
+            detail += f"; {store.path} keeps every proven bound"
+        raise Stopped(stopped_message(time.perf_counter() - t0, extra=detail)) from None
     except ClusterError as e:
         if store is None:
             raise

@@ -16,6 +16,7 @@ from boardgames.core.progress import (
     format_duration,
     interruptible,
     percent,
+    stopped_message,
 )
 from boardgames.core.protocol import quote
 from boardgames.kalah.exact import index, sizing
@@ -90,9 +91,9 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
 
         def stopped() -> str:
             share = percent(bar.fraction() or 0.0)
-            return (
-                f"Stopped (Ctrl-C) after {format_duration(time.perf_counter() - t0)}: the "
-                f"endgame table was {share} built; nothing was saved."
+            return stopped_message(
+                time.perf_counter() - t0,
+                extra=f": the endgame table was {share} built; nothing was saved",
             )
 
         with interruptible(stopped):

@@ -1,0 +1,104 @@
+"""Options every game's commands share, one definition each: ``--json``, ``--cluster``
+and the two checkpoints (``--checkpoint FILE`` of a task list, ``--checkpoint-dir DIR`` of
+a search's proven bounds).
+
+A game's own shared options (Kalah's board and rules, say) live in its ``cli`` package
+(``boardgames/kalah/cli/options.py``). Importing this module is cheap: click and the
+cluster layer's spec parser only, no dask, numpy or numba.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from boardgames.core.cluster.spec import ENV_VAR, ClusterError, parse_cluster
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JSON_HELP = "Print one JSON object instead."
+
+
+def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
+    """``--json``: the command prints one JSON object (for scripts); arrives as ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def cluster_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """click callback of ``--cluster``: a :class:`~boardgames.core.cluster.ClusterSpec`,
+    None when blank."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return parse_cluster(value)
+    except ClusterError as e:
+        raise click.BadParameter(e.message.removeprefix("bad --cluster ")) from None
+
+
+LOCAL_PROCESSES = "worker processes on this machine, local:N for N of them"
+
+
+def cluster_option(
+    what: str,
+    *,
+    local: str = LOCAL_PROCESSES,
+    scheduler: str = "a running dask scheduler",
+    otherwise: str = "in this process",
+) -> Callable[[F], F]:
+    """``--cluster SPEC`` (default ``$BOARDGAMES_CLUSTER``): run ``what`` as Dask tasks;
+    arrives as ``cluster``, a ClusterSpec or None. ``local``, ``scheduler`` and
+    ``otherwise`` say what ``local``, a scheduler address and no cluster mean for it."""
+    return click.option(
+        "--cluster",
+        envvar=ENV_VAR,
+        callback=cluster_callback,
+        metavar="SPEC",
+        help=f"Run {what} as Dask tasks: local ({local}), tcp://HOST:PORT ({scheduler}) or "
+        f"a scheduler file. Default: ${ENV_VAR}, else {otherwise}.",
+    )
+
+
+def _file_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
+    return Path(value)
+
+
+def checkpoint_option(what: str) -> Callable[[F], F]:
+    """``--checkpoint FILE``: a task list's finished results, appended as they come, so
+    that a rerun runs only the missing tasks of ``what``; arrives as ``checkpoint``."""
+    return click.option(
+        "--checkpoint",
+        callback=_file_callback,
+        metavar="FILE",
+        help=f"Append each finished task's result to FILE; run again with the same FILE and "
+        f"only the missing tasks of {what} run (a file of another job is refused).",
+    )
+
+
+def checkpoint_dir_option(help: str) -> Callable[[F], F]:
+    """``--checkpoint-dir DIR``: a folder a search keeps what it proved in (a database,
+    not a task list: hence another name than ``--checkpoint``); arrives as
+    ``checkpoint_dir``."""
+    return click.option(
+        "--checkpoint-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        metavar="DIR",
+        help=help,
+    )
+
+
+def cluster_options(what: str) -> Callable[[F], F]:
+    """``--cluster`` and ``--checkpoint FILE`` together, for a command that spreads the
+    tasks of ``what`` (e.g. "the games") over workers."""
+
+    def decorate(f: F) -> F:
+        return cluster_option(what)(checkpoint_option(what)(f))
+
+    return decorate
