@@ -235,6 +235,23 @@ def test_analyse_worked_example() -> None:
     assert "Principal variation: B:" in text
 
 
+def test_analyse_defaults_to_the_start_of_the_board() -> None:
+    """Without --board: the start position of --pits x --seeds, --to-move to move; the
+    same answer as the start position given with --board."""
+    for board_args, start in [
+        ([], "6 6 6 6 6 6 0 6 6 6 6 6 6 0"),
+        (["--pits", "4", "--seeds", "3"], "3 3 3 3 0 3 3 3 3 0"),
+    ]:
+        for side in ("a", "b"):
+            args = ["analyse", "--depth", "3", "--to-move", side, "--json"]
+            default = json.loads(run([*args, *board_args]).output)
+            given = json.loads(run([*args, "--board", start]).output)
+            assert default["board"] == [int(x) for x in start.split()]
+            assert default["to_move"] == side.upper()
+            for key in ("best", "value", "pv", "depth", "exact"):
+                assert default[key] == given[key], key
+
+
 def test_analyse_finished_position() -> None:
     result = run(["analyse", "--board", "0 0 0 0 0 0 30 1 2 3 0 0 0 36", "--json"])
     obj = json.loads(result.output)

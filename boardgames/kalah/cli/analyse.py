@@ -8,18 +8,18 @@ import click
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import GameError, score_bound, score_margin
+from boardgames.core.protocol import score_bound, score_margin
 from boardgames.kalah.cli.options import (
     engine_config,
     group_pv,
-    parse_board,
+    position,
+    position_options,
     pv_text,
     score_text,
     search_options,
 )
 from boardgames.kalah.game import (
     PLAYER_NAMES,
-    Kalah,
 )
 from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
@@ -27,48 +27,36 @@ from boardgames.kalah.play.program import (
     program_compound,
     value_text,
 )
-from boardgames.kalah.rules import RULE_SETS
 
 
 @click.command()
-@click.option(
-    "--board",
-    required=True,
-    help="All holes in RULES.md order: A's pits, A's store, B's pits, B's store.",
-)
-@click.option(
-    "--to-move",
-    type=click.Choice(["a", "b"], case_sensitive=False),
-    default="a",
-    show_default=True,
-    help="Side to move.",
+@position_options(
+    "Analyse this position instead of the start: all holes in RULES.md order (A's pits, "
+    "A's store, B's pits, B's store)."
 )
 @search_options
-@click.option(
-    "--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True, help="Rules."
-)
 @json_option()
 def analyse(
-    board: str,
+    pits: int,
+    seeds: int,
+    rules: str,
+    board: str | None,
     to_move: str,
     depth: int | None,
     time_limit: float | None,
     evaluation: str,
     unit: str,
-    rules: str,
     as_json: bool,
 ) -> None:
     """Best compound move in a position, its value and the principal variation.
 
-    The number of pits a side follows from the board's length (2m+2 numbers). Values are
-    from the side to move's view; a proven result reads "win by N in K plies".
+    The position is the start of --pits x --seeds (6 x 6 by default) with --to-move to
+    move, or --board: all its holes, the number of pits a side following from its length
+    (2m+2 numbers). Values are from the side to move's view; a proven result reads "win
+    by N in K plies".
     """
-    try:
-        holes = parse_board(board)
-        game = Kalah((len(holes) - 2) // 2, 1, rules, evaluation)
-        state = game.make_state(holes, 0 if to_move.lower() == "a" else 1)
-    except GameError as e:
-        raise click.UsageError(f"--board: {e}") from None
+    game, state = position(pits, seeds, rules, board, to_move, evaluation=evaluation)
+    holes = game.board(state)
     player = game.to_move(state)
     stores = game.final_stores(state)
     if stores is not None:

@@ -22,22 +22,15 @@ from boardgames.core.compare import (
 from boardgames.core.console import make_console, print_json
 from boardgames.core.protocol import GameError
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
+from boardgames.kalah.cli.options import board_options
 from boardgames.kalah.eval import EVALUATIONS
-from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
-from boardgames.kalah.rules import RULE_SETS
+from boardgames.kalah.game import Kalah
 
 MAX_COMPARE_DEPTH = 40
 
 
 @click.command("kalah")
-@click.option("--pits", default=6, show_default=True, help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).")
-@click.option(
-    "--seeds",
-    default=4,
-    show_default=True,
-    help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).",
-)
-@click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
+@board_options
 @click.option(
     "--eval", "evaluation", type=click.Choice(EVALUATIONS), default="store", show_default=True,
     help="Evaluation at the search horizon.",

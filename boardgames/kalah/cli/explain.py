@@ -39,6 +39,7 @@ from boardgames.kalah.analysis.explain import (
     never_played,
     sweep,
 )
+from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 
@@ -239,7 +240,6 @@ def explain(
         boardgames kalah explain game.klh --search --depths 4-7 --evals store
     """
     from boardgames.kalah.play.match import parse_spec
-    from boardgames.kalah.record import read_record, replay
 
     if not specs and not do_sweep:
         raise click.UsageError("give --program SPEC (one or more) or --search")
@@ -263,11 +263,7 @@ def explain(
             configs.append(parse_spec(spec))
         except GameError as e:
             raise click.UsageError(f"--program {quote(spec)}: {e}") from None
-    try:
-        record = read_record(file)
-        steps, _ = replay(record)
-    except GameError as e:
-        raise InputError(f"{file}: {e}") from None
+    record, steps, _ = load_record(file)
     game = record.game
     if not steps:
         raise InputError(f"{file}: the record holds no moves")

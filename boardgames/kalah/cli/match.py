@@ -17,7 +17,8 @@ from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Stopped, stopped_message
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
-from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
+from boardgames.kalah.cli.options import board_options
+from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import PRESETS, presets_help
 from boardgames.kalah.play.match import (
     CLASSIC_PROGRAM,
@@ -29,7 +30,6 @@ from boardgames.kalah.play.match import (
     play_task,
     summarise,
 )
-from boardgames.kalah.rules import RULE_SETS
 
 MATCH_COLUMNS = (
     Col("player"),
@@ -98,10 +98,7 @@ def _run_all(
 @click.option("--random-opening", "opening_plies", default=4, show_default=True,
               help="Random sowings played before the programs take over.")  # fmt: skip
 @click.option("--seed", default=1, show_default=True, help="Seed of the random openings.")
-@click.option("--pits", default=6, show_default=True, help=f"Pits a side ({MIN_PITS}-{MAX_PITS}).")
-@click.option("--seeds", default=6, show_default=True,
-              help=f"Stones a pit at the start ({MIN_SEEDS}-{MAX_SEEDS}).")  # fmt: skip
-@click.option("--rules", type=click.Choice(RULE_SETS), default="classic", show_default=True)
+@board_options
 @click.option("--jobs", type=int, default=None, show_default="one per core",
               help="Worker processes on this machine (1: play in this process); the same as "
                    "--cluster local:JOBS.")  # fmt: skip

@@ -4,10 +4,12 @@ settings, a position given on the command line, and the texts several commands p
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
+from boardgames.cli import InputError
 from boardgames.core.protocol import GameError, State
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
@@ -19,7 +21,10 @@ from boardgames.kalah.game import (
     Kalah,
 )
 from boardgames.kalah.play.engine import DEFAULT_TIME, UNITS, EngineConfig
+from boardgames.kalah.record import Record, ReplayStep, read_record, replay
 from boardgames.kalah.rules import RULE_SETS
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EVAL_HELP = "Evaluation at the search horizon: " + "; ".join(
     f"{name}: {text.rstrip('.')}" for name, text in EVALUATION_HELP.items()
@@ -92,9 +97,12 @@ def engine_config(
         raise click.UsageError(str(e)) from None
 
 
-def make_game(pits: int, seeds: int, rules: str, evaluation: str = "store") -> Kalah:
+def make_game(
+    pits: int, seeds: int, rules: str, evaluation: str = "store", empty_capture: bool = False
+) -> Kalah:
+    """The game of the board options; a bad size is a :class:`click.UsageError`."""
     try:
-        return Kalah(pits, seeds, rules, evaluation)
+        return Kalah(pits, seeds, rules, evaluation, empty_capture=empty_capture)
     except GameError as e:
         raise click.UsageError(str(e)) from None
 
@@ -166,4 +174,72 @@ def parse_board(text: str) -> list[int]:
 
 
 def plural(n: int, word: str) -> str:
+    """``1 thread``, ``2 threads``, ``1,234 positions``."""
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def load_record(file: Path | str) -> tuple[Record, list[ReplayStep], State]:
+    """Read a game record and replay it: the record, every compound move's position and
+    the last position. A bad file is one line, status 2 (:class:`InputError`), naming the
+    file, its line and what was wrong."""
+    try:
+        record = read_record(file)
+        steps, final = replay(record)
+    except GameError as e:  # a RecordError, or a move the rules refuse
+        raise InputError(f"{file}: {e}") from None
+    return record, steps, final
+
+
+def position_options(board_help: str) -> Callable[[F], F]:
+    """The position a command works on: the board (``--pits/--seeds/--rules``, whose start
+    position is the default), or ``--board`` with all its holes; and ``--to-move``. They
+    arrive as ``pits``, ``seeds``, ``rules``, ``board`` and ``to_move``: give them to
+    :func:`position`."""
+
+    def decorate(f: F) -> F:
+        f = click.option(
+            "--to-move",
+            type=click.Choice(["a", "b"], case_sensitive=False),
+            default="a",
+            show_default=True,
+            help="Side to move (with --board, or who starts).",
+        )(f)
+        f = click.option("--board", default=None, help=board_help)(f)
+        return board_options(f)
+
+    return decorate
+
+
+def position(
+    pits: int,
+    seeds: int,
+    rules: str,
+    board: str | None,
+    to_move: str,
+    *,
+    evaluation: str = "store",
+    empty_capture: bool = False,
+) -> tuple[Kalah, State]:
+    """The game and position :func:`position_options` describe: ``--board`` if given (its
+    length gives the pits; ``--pits``/``--seeds`` must then be left out), else the start
+    position of ``--pits`` x ``--seeds`` with ``--to-move`` to move. Bad values are a
+    :class:`click.UsageError`."""
+    side = 0 if to_move.lower() == "a" else 1
+    ctx = click.get_current_context()
+    given = [
+        f"--{name}"
+        for name in ("pits", "seeds")
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if board is not None and given:
+        raise click.UsageError(f"--board gives the whole position; leave out {' and '.join(given)}")
+    if board is None:
+        game = make_game(pits, seeds, rules, evaluation, empty_capture)
+        state = game.initial_state(side)
+        return game, state
+    try:
+        holes = parse_board(board)
+        game = Kalah((len(holes) - 2) // 2, 1, rules, evaluation, empty_capture=empty_capture)
+        return game, game.make_state(holes, side)
+    except GameError as e:
+        raise click.UsageError(f"--board: {e}") from None

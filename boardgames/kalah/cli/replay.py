@@ -8,17 +8,16 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from boardgames.cli import InputError
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.kalah.cli.options import (
+    load_record,
     score_text,
     setup_text,
 )
 from boardgames.kalah.game import (
     PLAYER_NAMES,
 )
-from boardgames.kalah.record import RecordError, read_record, replay
 
 
 @click.command(name="replay")
@@ -35,11 +34,7 @@ def replay_command(file: Path, as_json: bool) -> None:
     record is checked against the moves; its notes (such as the classic program's
     MAXLEVEL line) are shown.
     """
-    try:
-        record = read_record(file)
-        steps, final_state = replay(record)
-    except RecordError as e:
-        raise InputError(f"{file}: {e}") from None
+    record, steps, final_state = load_record(file)
     game = record.game
     stores = game.final_stores(final_state)
     if as_json:

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from boardgames.cli import InputError
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
-from boardgames.core.protocol import GameError, describe_score
+from boardgames.core.protocol import describe_score
 from boardgames.core.tables import Col, FitTable
+from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.cli.tables import review_table, table_stones
 from boardgames.kalah.exact.sizing import (
     REVIEW_TABLE_ENTRIES,
@@ -76,15 +76,10 @@ def review(
     --quick builds nothing and uses whatever the cache holds.
     """
     from boardgames.kalah.analysis.review import PLURALS, VERDICTS, Reviewer
-    from boardgames.kalah.record import read_record, replay
 
     if quick and endgame_spec != "auto":
         raise click.UsageError("--quick uses the tables in the cache; leave out --endgame")
-    try:
-        record = read_record(file)
-        steps, _ = replay(record)
-    except GameError as e:
-        raise InputError(f"{file}: {e}") from None
+    record, steps, _ = load_record(file)
     game = record.game
     console = make_console(stderr=as_json)
     pits, total, ec = game.pits, game.total_stones, game.empty_capture

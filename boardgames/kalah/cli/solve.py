@@ -19,8 +19,7 @@ from boardgames.core.progress import (
     interruptible,
     stopped_message,
 )
-from boardgames.core.protocol import GameError
-from boardgames.kalah.cli.options import board_options, parse_board, plural, score_text, setup_text
+from boardgames.kalah.cli.options import plural, position, position_options, score_text, setup_text
 from boardgames.kalah.cli.solve_jobs import job_options, run_job_solve
 from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.cli.tables import endgame_option, load_table, table_stones
@@ -42,19 +41,7 @@ if TYPE_CHECKING:  # numba loads only where a solve runs
 
 
 @click.command()
-@board_options
-@click.option(
-    "--board",
-    default=None,
-    help="Solve this position instead of the start: all holes in RULES.md order.",
-)
-@click.option(
-    "--to-move",
-    type=click.Choice(["a", "b"], case_sensitive=False),
-    default="a",
-    show_default=True,
-    help="Side to move (with --board, or who starts).",
-)
+@position_options("Solve this position instead of the start: all holes in RULES.md order.")
 @click.option(
     "--hash",
     "hash_mb",
@@ -118,28 +105,10 @@ def solve(
     side = 0 if to_move.lower() == "a" else 1
     if empty_capture and rules != "classic":
         raise click.UsageError("--empty-capture is a variant of the classic rules")
-    ctx = click.get_current_context()
-    given = [
-        f"--{name}"
-        for name in ("pits", "seeds")
-        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
-    ]
-    if board is not None and given:
-        raise click.UsageError(f"--board gives the whole position; leave out {' and '.join(given)}")
     if rules != "classic" and endgame_spec not in ("auto", "0"):
         raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
-    try:
-        if board is not None:
-            holes = parse_board(board)
-            pits = (len(holes) - 2) // 2
-            game = Kalah(pits, 1, rules, empty_capture=empty_capture)
-            state = game.make_state(holes, side)
-        else:
-            game = Kalah(pits, seeds, rules, empty_capture=empty_capture)
-            state = game.initial_state()
-            state[-1] = side
-    except GameError as e:
-        raise click.UsageError(str(e)) from None
+    game, state = position(pits, seeds, rules, board, to_move, empty_capture=empty_capture)
+    pits = game.pits
     total = int(state[: 2 * pits + 2].sum())
     console = make_console(stderr=as_json)
     err = make_console(stderr=True)
