@@ -81,7 +81,7 @@ def analyse(
         engine_for(game, config)
     t0 = time.perf_counter()
     with console.status("Thinking…"):
-        pits, result = program_compound(game, state, config)
+        best, result = program_compound(game, state, config)
     seconds = time.perf_counter() - t0
     groups = group_pv(game, state, result.pv)
     if as_json:
@@ -94,7 +94,7 @@ def analyse(
                 "unit": unit,
                 "eval": evaluation,
                 "rules": rules,
-                "best": list(pits),
+                "best": list(best),
                 "value": result.value,
                 "value_text": value_text(result.value, evaluation, result.exact),
                 "exact": result.exact,
@@ -109,7 +109,7 @@ def analyse(
         return
     console.print(game.render(state))
     console.print(
-        f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, pits))}[/]"
+        f"Best compound move for {PLAYER_NAMES[player]}: [bold]{' '.join(map(str, best))}[/]"
     )
     if result.strategy == ENDGAME_STRATEGY:
         how = "exact, from the endgame tables"

@@ -31,7 +31,7 @@ EVAL_HELP = "Evaluation at the search horizon: " + "; ".join(
 )
 
 
-def board_options(f: Callable[..., Any]) -> Callable[..., Any]:
+def board_options(f: F) -> F:
     f = click.option(
         "--rules",
         type=click.Choice(RULE_SETS),
@@ -55,7 +55,7 @@ def board_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def search_options(f: Callable[..., Any]) -> Callable[..., Any]:
+def search_options(f: F) -> F:
     f = click.option(
         "--ply",
         "unit",

@@ -382,7 +382,7 @@ def build(
     pits: int,
     stones: int,
     rules: str = "classic",
-    progress=None,
+    progress: Callable[[int, int, float], None] | None = None,
     empty_capture: bool = False,
     base: tuple[Path, int] | None = None,
 ) -> EndgameTable:
@@ -572,7 +572,7 @@ def load_or_build(
     pits: int,
     stones: int,
     rules: str = "classic",
-    progress=None,
+    progress: Callable[[int, int, float], None] | None = None,
     empty_capture: bool = False,
     note: Callable[[str], None] | None = None,
     *,
