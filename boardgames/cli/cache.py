@@ -22,6 +22,11 @@ import click
 
 from boardgames import cache_dir
 from boardgames.cli.options import json_option
+from boardgames.core.console import EndOfInput, confirm, make_console, print_json
+from boardgames.core.progress import Progress, format_bytes, interruptible
+from boardgames.core.tables import Col, FitTable
+from boardgames.kalah.exact import tablefile
+from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
 TABLE_SPEC = re.compile(
     r"(?:(?P<variant>classic|empty-capture)-)?(?P<pits>[0-9]{1,2})p(?P<stones>[0-9]{1,2})s"
@@ -79,7 +84,6 @@ def _last_used(stat: os.stat_result) -> float:
 def _scan(folder: Path) -> list[CacheFile]:
     """Every table and temporary table file in ``folder``, biggest board first."""
     from boardgames.kalah.exact import endgame, tablefile
-    from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
     found: list[CacheFile] = []
     if not folder.is_dir():
@@ -157,7 +161,6 @@ def _matches(entry: CacheFile, specs: list[tuple[str | None, int, int]]) -> bool
 
 
 def _format_bytes(n: float) -> str:
-    from boardgames.core.progress import format_bytes
 
     return format_bytes(n)
 
@@ -193,8 +196,6 @@ def list_command(as_json: bool) -> None:
     --stale' removes them. The checksum column says whether a table carries checksums
     (tables saved by earlier versions do not); 'cache verify' checks them.
     """
-    from boardgames.core.console import make_console, print_json
-    from boardgames.kalah.exact import tablefile
 
     folder = cache_dir()
     entries = _scan(folder)
@@ -247,7 +248,6 @@ def list_command(as_json: bool) -> None:
             }
         )
         return
-    from boardgames.core.tables import Col, FitTable
 
     console = make_console()
     if entries:
@@ -326,7 +326,6 @@ def clean_command(
     it without removing. A table being saved by a running process (its hidden .tmp file)
     is never removed. A removed table is built again when a command needs it.
     """
-    from boardgames.core.console import make_console
 
     if not (stale or everything or specs or numba):
         raise click.UsageError(
@@ -412,8 +411,6 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     'cache clean --table' removes it) or "unverified" (saved by an earlier version,
     without checksums). Exit status 1 if a table is damaged.
     """
-    from boardgames.core.console import EndOfInput, confirm, make_console, print_json
-    from boardgames.core.progress import Progress, interruptible
     from boardgames.kalah.exact import endgame, tablefile
 
     if as_json and stamp and not yes:
@@ -481,7 +478,6 @@ def _print_verified(
     if not entries:
         console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
         return
-    from boardgames.core.tables import Col, FitTable
 
     styles = {"good": "green", "stamped": "green", "unverified": "yellow", "damaged": "bold red"}
     table = FitTable(

@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from boardgames.core.mcts import MctsSearcher
 from boardgames.core.protocol import (
     Game,
     State,
@@ -141,8 +142,6 @@ def run_comparison(
                 searcher.run(s, positions[0], 1, again_is_ply=again_is_ply)
     mcts = None
     if any(not STRATEGIES[s].exact for s, _ in pairs):
-        from boardgames.core.mcts import MctsSearcher
-
         mcts = MctsSearcher(game)  # compiled (or loaded) here, not in the timing
         mcts.search(positions[0], playouts=4)
     rows = [CompareRow(s, e) for s, e in pairs]

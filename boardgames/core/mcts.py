@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardgames.core.strategies import kernel_spec
+
 if TYPE_CHECKING:
     from boardgames.core.kernels import GameKernels
 
@@ -305,7 +307,6 @@ class MctsSearcher:
 
     def __init__(self, game: Any) -> None:
         from boardgames.core.kernels import MAX_PLY
-        from boardgames.core.strategies import kernel_spec
 
         self.game = game
         self.spec = kernel_spec(game)

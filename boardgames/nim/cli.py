@@ -32,6 +32,7 @@ from boardgames.nim.rules import (
     program_move,
     winning_moves,
 )
+from boardgames.nim.verify import mcts_against_bouton, verify_bouton
 
 ROWS_HELP = "Chips in each row, e.g. 3 4 5 (the default)."
 
@@ -414,7 +415,6 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
     wins and on the winning moves, and shows the time each took. Monte Carlo tree search
     (--playouts) estimates instead: the table says how often its move is a winning one.
     """
-    from boardgames.nim.verify import verify_bouton
 
     try:
         layout = parse_rows(rows) if rows else DEFAULT_ROWS
@@ -438,8 +438,6 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
     elapsed = time.perf_counter() - t0
     mcts = None
     if playouts:
-        from boardgames.nim.verify import mcts_against_bouton
-
         err = make_console(stderr=True)
         with err.status("Monte Carlo tree search (compiled on a machine's first run)…"):
             mcts = mcts_against_bouton(layout, misere, playouts)

@@ -6,8 +6,9 @@ import itertools
 import time
 from dataclasses import dataclass, field
 
+from boardgames.core.mcts import MctsSearcher
 from boardgames.core.search import alphabeta_tt
-from boardgames.nim.game import Nim
+from boardgames.nim.game import Nim, decode_move
 from boardgames.nim.rules import NimMove, is_safe, winning_moves
 
 
@@ -114,9 +115,6 @@ def mcts_against_bouton(
     sample): how many of its moves are winning moves by Bouton's rule, and how many
     searches proved the position (MCTS-Solver)."""
     import random
-
-    from boardgames.core.mcts import MctsSearcher
-    from boardgames.nim.game import decode_move
 
     start = tuple(layout)
     game = Nim(tuple(max(r, 1) for r in start), misere, max_rows=len(start), max_chips=max(start))

@@ -21,19 +21,28 @@ from rich.text import Text
 
 from boardgames.cli import InputError
 from boardgames.cli.options import cluster_options, json_option
-from boardgames.core.cluster import ClusterSpec
+from boardgames.core.cluster import Checkpoint, ClusterSpec, Runner, describe_estimate
 from boardgames.core.console import make_console, print_json
-from boardgames.core.progress import Progress, Stopped, interruptible
+from boardgames.core.progress import DAY, Progress, Stopped, interruptible
 from boardgames.core.protocol import GameError, quote
-from boardgames.queens.counting import METHODS
+from boardgames.queens import counting
+from boardgames.queens import tasks as queens_tasks
+from boardgames.queens.counting import (
+    CONSTELLATION_METHODS,
+    JIT_METHODS,
+    METHODS,
+    load_kernels,
+)
 from boardgames.queens.solve import (
     MAX_COUNT_N,
     MAX_SOLVE_N,
     Solution,
     check_n,
+    expected_total,
     fundamental_solutions,
     solutions,
 )
+from boardgames.queens.tasks import estimate
 
 FORMATS = ("text", "board", "json", "csv")
 SLOW_ABOVE = {"naive": 12, "tables": 13, "bitmask": 14}
@@ -228,7 +237,6 @@ def _print_boards(console: Console, boards: list[Group]) -> None:
 
 
 def _method_help() -> str:
-    from boardgames.queens.counting import METHODS
 
     return "; ".join(f"{k}: {v}" for k, v in METHODS.items())
 
@@ -302,7 +310,6 @@ def count(
     With --cluster the start constellations are Dask tasks (local worker processes or a
     running scheduler); with --checkpoint a stopped count goes on where it stopped.
     """
-    from boardgames.queens.counting import JIT_METHODS, run_count
 
     _check(n, MAX_COUNT_N)
     if cluster is not None or checkpoint is not None:
@@ -325,7 +332,7 @@ def count(
     if method.startswith("constellations"):  # what the estimate measures
         _check_duration(err, n, _threads(method, workers), yes)
     with _count_progress(err, n, method) as bar:
-        result = run_count(n, method, fundamental, workers, bar.update)
+        result = counting.run_count(n, method, fundamental, workers, bar.update)
     if as_json:
         print_json(result.as_dict())
         return
@@ -351,9 +358,6 @@ def _check_duration(err: Console, n: int, threads: int, yes: bool) -> None:
     :data:`ESTIMATE_FROM_N` on); refuse work of more than a day without ``yes``."""
     if n < ESTIMATE_FROM_N:
         return
-    from boardgames.core.cluster import describe_estimate
-    from boardgames.core.progress import DAY
-    from boardgames.queens.tasks import estimate
 
     with interruptible(lambda: "Stopped (Ctrl-C) while estimating the count's duration."):
         guess = estimate(n)
@@ -379,9 +383,6 @@ def _count_on_cluster(
     as_json: bool,
 ) -> None:
     """``queens count`` with --cluster or --checkpoint: start constellations as tasks."""
-    from boardgames.core.cluster import Checkpoint, Runner
-    from boardgames.queens import tasks as queens_tasks
-    from boardgames.queens.solve import expected_total
 
     err = make_console(stderr=True)
     counted = 0
@@ -444,7 +445,6 @@ def _count_on_cluster(
 def _load_kernels(err: Console, method: str, workers: int | None, n: int | None = None) -> None:
     """Load (on a cold cache: compile) the numba kernels (with ``n``, those that a count of
     N by ``method`` uses), saying so if it takes a while."""
-    from boardgames.queens.counting import load_kernels
 
     label = "Loading the numba kernels (compiled on first use, then cached)"
     with (
@@ -456,7 +456,6 @@ def _load_kernels(err: Console, method: str, workers: int | None, n: int | None 
 
 def _count_progress(err: Console, n: int, method: str) -> Progress:
     """The progress of a count: solutions found of the published total."""
-    from boardgames.queens.solve import expected_total
 
     return Progress(f"N = {n}, {method}", expected_total(n), "solutions", console=err)
 
@@ -500,7 +499,6 @@ def compare_command(
     count, seconds and speed-up over the first method. Checks that every count agrees
     (and exits with status 1 if not). JIT compile/load time is shown apart.
     """
-    from boardgames.queens.counting import CONSTELLATION_METHODS, JIT_METHODS, METHODS
 
     _check(n, MAX_COUNT_N)
     chosen = [m.strip().lower() for m in methods.split(",") if m.strip()]
@@ -518,8 +516,6 @@ def compare_command(
         raise click.UsageError(f"--plot {plot_path}: the file name must end in .png")
     if plot_path is not None:
         _need_matplotlib()
-
-    from boardgames.queens.counting import run_count
 
     err = make_console(stderr=True)
     slow = [m for m in chosen if n > SLOW_ABOVE.get(m, MAX_COUNT_N)]
@@ -544,7 +540,7 @@ def compare_command(
         for m in chosen:
             with _count_progress(err, n, m) as bar:
                 w = workers if m.endswith("parallel") else None
-                results.append(run_count(n, m, fundamental, w, progress=bar.update))
+                results.append(counting.run_count(n, m, fundamental, w, progress=bar.update))
     except Stopped as e:
         done = ", ".join(r.method for r in results)
         raise Stopped(f"{e} Comparison stopped" + (f" after {done}." if done else ".")) from None
@@ -588,7 +584,6 @@ def _compare_table(
     agree: bool,
     plot_path: str | None,
 ) -> None:
-    from boardgames.queens.counting import METHODS
 
     console = make_console()
     kind = "fundamental solutions" if fundamental else "solutions"

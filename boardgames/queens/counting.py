@@ -35,6 +35,7 @@ from boardgames.core.progress import (
 )
 from boardgames.queens.solve import (
     PURE_METHODS,
+    canonical,
     check_n,
     count_fixed_by_rotation,
     expected_total,
@@ -322,7 +323,6 @@ def _count_pure(n: int, method: str, c: _Counter) -> None:
 
 def _count_naive_fundamental(n: int, c: _Counter) -> None:
     """Canonicalise every solution (slow, and independent of Burnside's lemma)."""
-    from boardgames.queens.solve import canonical
 
     seen = 0
     for sol in solutions(n):

@@ -23,7 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from boardgames.queens.solve import expected_total
+from boardgames.queens import solve
+from boardgames.queens.counting import rotation_levels
+from boardgames.queens.solve import expected_total, fundamental_from_fixed
 
 TASK_SECONDS = 3.0
 """Target time of one task on one core of the reference machine."""
@@ -72,8 +74,6 @@ def count_task(n: int, kind: str, rows: Any) -> int:
     (``kind="border"``), or the solutions fixed by the 180° (``"fixed180"``) or 90°
     (``"fixed90"``) rotation below the rotation-search placements ``rows``."""
     if rows is None:  # a board too small for constellations: the whole count, in Python
-        from boardgames.queens import solve
-
         if kind == "border":
             return solve.count_pure(n, "bitmask")
         return solve.count_fixed_by_rotation(n, kind == "fixed90")
@@ -122,7 +122,6 @@ def plan(n: int, fundamental: bool, chunks: int | None = None) -> Plan:
     import numpy as np
 
     from boardgames.queens import constellations, kernels
-    from boardgames.queens.counting import rotation_levels
 
     if n < constellations.MIN_N:
         kinds = ("border", "fixed180", "fixed90") if fundamental else ("border",)
@@ -161,7 +160,6 @@ def _job(n: int, fundamental: bool, tasks: int) -> dict[str, Any]:
 
 def fundamental_total(n: int, results: dict[str, int]) -> tuple[int, dict[str, int]]:
     """The fundamental count from the tasks' results (Burnside), and its parts."""
-    from boardgames.queens.solve import fundamental_from_fixed
 
     parts = {"total": 0, "fixed_by_180": 0, "fixed_by_90": 0}
     names = {"border": "total", "fixed180": "fixed_by_180", "fixed90": "fixed_by_90"}

@@ -17,6 +17,7 @@ from boardgames.core.protocol import (
     SearchResult,
     State,
 )
+from boardgames.core.search import alphabeta
 from boardgames.kalah import rules as kalah_rules
 from boardgames.kalah.eval import EVALUATION_FUNCTIONS
 
@@ -93,6 +94,5 @@ def model_search(
     (compound moves, or sowings with ``sowing``). The reference search reads only
     ``legal_moves``, ``play``, ``outcome`` and ``evaluate``; the model's states are tuples,
     which it never looks into (faster than arrays)."""
-    from boardgames.core.search import alphabeta
 
     return alphabeta(cast("Game", model), cast("State", state), depth, again_is_ply=sowing)

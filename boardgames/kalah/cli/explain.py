@@ -24,6 +24,7 @@ from boardgames.core.protocol import (
     describe_score,
     quote,
 )
+from boardgames.core.strategies import EXACT_STRATEGIES
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.analysis.explain import (
     ENDS,
@@ -42,6 +43,7 @@ from boardgames.kalah.analysis.explain import (
 from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.play.match import parse_spec
 
 
 def _pits(pits: Sequence[int]) -> str:
@@ -239,15 +241,12 @@ def explain(
         boardgames kalah explain docs/games/strange-game.txt --program classic,depth=6
         boardgames kalah explain game.klh --search --depths 4-7 --evals store
     """
-    from boardgames.kalah.play.match import parse_spec
 
     if not specs and not do_sweep:
         raise click.UsageError("give --program SPEC (one or more) or --search")
     models = _names(ends, "ends", ENDS)
     grid = None
     if do_sweep:
-        from boardgames.core.strategies import EXACT_STRATEGIES
-
         grid = Grid(
             _names(strategies, "strategies", EXACT_STRATEGIES),
             _range(depths, "depths", 1, 20),

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from boardgames.cli.options import cluster_options, json_option
-from boardgames.core.cluster import ClusterSpec, Runner, parse_cluster
+from boardgames.core.cluster import Checkpoint, ClusterSpec, Runner, parse_cluster
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Stopped, stopped_message
 from boardgames.core.protocol import GameError
@@ -63,7 +63,6 @@ def _run_all(
 ) -> tuple[list[GameRecord], Stopped | None]:
     """The finished games, in order, and the Ctrl-C that stopped the match early (if one
     did)."""
-    from boardgames.core.cluster import Checkpoint
 
     records: dict[str, GameRecord] = {}
 

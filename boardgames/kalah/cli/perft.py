@@ -8,6 +8,13 @@ import click
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
+from boardgames.core.progress import (
+    Progress,
+    format_count,
+    format_duration,
+    interruptible,
+    stopped_message,
+)
 from boardgames.core.protocol import State
 from boardgames.kalah.cli.options import (
     board_options,
@@ -35,13 +42,6 @@ def perft_command(
     the branching factor of the first plies) and shows its progress on stderr; Ctrl-C
     stops it (status 130).
     """
-    from boardgames.core.progress import (
-        Progress,
-        format_count,
-        format_duration,
-        interruptible,
-        stopped_message,
-    )
 
     game = make_game(pits, seeds, rules)
     unit = "compound moves" if compound else "single sowings"

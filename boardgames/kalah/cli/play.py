@@ -27,6 +27,7 @@ from boardgames.kalah.game import (
     Kalah,
 )
 from boardgames.kalah.play.engine import PRESETS, EngineConfig, presets_help
+from boardgames.kalah.play.match import describe_spec, parse_spec
 from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
     engine_for,
@@ -319,7 +320,6 @@ def _side(option: str, value: str) -> tuple[str, EngineConfig | None, str | None
     word = value.strip().lower()
     if word in ("human", "program"):
         return word, None, None
-    from boardgames.kalah.play.match import describe_spec, parse_spec
 
     try:
         config = parse_spec(value)

@@ -14,6 +14,7 @@ from boardgames.core.protocol import describe_score
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.cli.tables import review_table, table_stones
+from boardgames.kalah.exact.index import table_entries
 from boardgames.kalah.exact.sizing import (
     REVIEW_TABLE_ENTRIES,
     largest_stones_for_review,
@@ -141,7 +142,6 @@ def review(
 
 def _tables_text(pits: int, stones: int, source: str) -> str:
     """``Endgame table: 20 stones on 6 pits (225,792,840 positions, built)``."""
-    from boardgames.kalah.exact.index import table_entries
 
     if stones <= 0:
         return "Endgame table: none"

@@ -23,6 +23,7 @@ from boardgames.kalah.cli.options import plural, position, position_options, sco
 from boardgames.kalah.cli.solve_jobs import job_options, run_job_solve
 from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.cli.tables import endgame_option, load_table, table_stones
+from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.exact.sizing import (
     SOLVE_RATE,
     TINY_POSITIONS,
@@ -30,6 +31,7 @@ from boardgames.kalah.exact.sizing import (
     estimate_positions,
 )
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.play.guess import FirstGuess
 
 if TYPE_CHECKING:  # numba loads only where a solve runs
     import numpy as np
@@ -123,9 +125,7 @@ def solve(
     if stores is not None:  # nothing to search, no tables to build, no numba to load
         _print_finished(console, game, state, base, side, as_json)
         return
-    from boardgames.kalah.exact.index import pit_stones
     from boardgames.kalah.exact.solver import Solver
-    from boardgames.kalah.play.guess import FirstGuess
 
     # on a cluster the workers load the tables: this machine's memory does not matter
     stones = table_stones(endgame_spec, pits, total, rules, empty_capture, memory=cluster is None)

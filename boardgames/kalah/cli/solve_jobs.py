@@ -16,7 +16,9 @@ from boardgames.cli.options import checkpoint_dir_option, cluster_option
 from boardgames.core.cluster import ClusterError, ClusterSpec, Runner
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Progress, Stopped, stopped_message
+from boardgames.kalah.cli.tables import load_table
 from boardgames.kalah.game import PLAYER_NAMES
+from boardgames.kalah.jobs.store import BoundStore, StoreError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -108,9 +110,7 @@ def run_job_solve(
     as_json: bool,
 ) -> None:
     """Run the front end and print the value (or the bound asked for)."""
-    from boardgames.kalah.cli.tables import load_table
     from boardgames.kalah.jobs.search import DEFAULT_JOB_NODES, JobSearch, bound_text
-    from boardgames.kalah.jobs.store import BoundStore, StoreError
     from boardgames.kalah.jobs.worker import abandon_job, solve_job, stop_jobs, warm_job
 
     if at_least is not None and at_most is not None:

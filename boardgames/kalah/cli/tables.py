@@ -20,6 +20,7 @@ from boardgames.core.progress import (
 )
 from boardgames.core.protocol import quote
 from boardgames.kalah.exact import index, sizing
+from boardgames.kalah.exact.index import MAX_TABLE_STONES, largest_stones, table_entries
 from boardgames.kalah.exact.sizing import (
     AUTO_TABLE_ENTRIES,
     auto_stones,
@@ -179,7 +180,6 @@ def table_stones(
     review: bool = False,
     memory: bool = True,
 ) -> int:
-    from boardgames.kalah.exact.index import MAX_TABLE_STONES, largest_stones, table_entries
 
     if rules != "classic":
         return 0

@@ -57,12 +57,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from boardgames.core.mcts import DEFAULT_C, POLICIES, MctsResult
+from boardgames.core.mcts import DEFAULT_C, POLICIES, MctsResult, MctsSearcher
 from boardgames.core.protocol import (
     GameError,
     State,
     is_terminal_score,
     score_bound,
+    score_margin,
     terminal_score,
 )
 from boardgames.core.strategies import (
@@ -318,8 +319,6 @@ class KalahEngine:
             self.warmup_seconds = 0.0
             return
         if self.config.strategy == MCTS:
-            from boardgames.core.mcts import MctsSearcher
-
             self.mcts = MctsSearcher(self.game)
             self.mcts.search(self.game.initial_state(), playouts=4)  # load or compile
             self.warmup_seconds = time.perf_counter() - t0
@@ -445,7 +444,6 @@ class KalahEngine:
         """The exact value and a best compound move of ``state`` from the solver, or None
         when its budget (``prove_nodes``, or what half the time left to ``deadline`` buys)
         runs out first. ``score`` is the search's value, the solver's first guess."""
-        from boardgames.core.protocol import score_margin
         from boardgames.kalah.exact.solver import SearchStopped
 
         budget = self.config.prove_nodes

@@ -24,6 +24,7 @@ from boardgames.core.protocol import (
 )
 from boardgames.core.search import alphabeta
 from boardgames.kalah.exact import index
+from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 
@@ -71,7 +72,6 @@ def endgame_compound(game: Kalah, state: State) -> tuple[tuple[int, ...], Search
     """Perfect play from the endgame tables: the compound move that keeps the exact value
     (the first such sowing in pit order each time), or None when no table covers
     ``state``. The value is the final margin, as a proven score."""
-    from boardgames.kalah.exact.index import pit_stones
 
     table = endgame_table(game, pit_stones(state, game.pits))
     if table is None or game.outcome(state) is not None:
