@@ -7,32 +7,14 @@ null-window passes may change.
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
 import pytest
 
+from boardgames.core.compare import random_positions
 from boardgames.core.protocol import score_margin
 from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig, KalahEngine
 from boardgames.kalah.play.guess import FirstGuess
-
-
-def random_positions(game: Kalah, count: int, seed: int) -> list[np.ndarray]:
-    """Positions of seeded random games, finished ones left out."""
-    rng = random.Random(seed)
-    out: list[np.ndarray] = []
-    while len(out) < count:
-        state = game.initial_state(rng.randrange(2))
-        for _ in range(rng.randrange(12)):
-            moves = game.legal_moves(state)
-            if not moves:
-                break
-            state, _ = game.play(state, rng.choice(moves))
-        if game.legal_moves(state):
-            out.append(state)
-    return out
 
 
 @pytest.mark.parametrize(

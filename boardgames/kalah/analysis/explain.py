@@ -26,11 +26,9 @@ strategies (``alphabeta`` and ``minimax`` keep the first in pit order).
 and ranks them by the moves they reproduce and by how far each gets before its first
 move that is not the recorded one.
 
-``ends="unswept"`` models one reading of the classic program's search instead of the
-engine: plain F2 (:func:`boardgames.core.search.alphabeta`, the pure-Python reference) on
-the same rules, except that a finished game is scored by the evaluation like any other
-position, *before* the stones left in the pits go to their owner (RULES.md 1.4). The
-search then thinks a side that keeps stones in its pits at the end does not get them.
+``ends="unswept"`` plays the model of :mod:`boardgames.kalah.analysis.unswept` (one
+reading of the classic program's search: a finished game scored before the stones left
+in the pits go to their owner, RULES.md 1.4) instead of the engine.
 """
 
 from __future__ import annotations
