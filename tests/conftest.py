@@ -1,33 +1,59 @@
-"""Shared test settings: colour off and a fixed terminal width for CLI output; and
-:func:`time_limit`, for tests of code that could hang."""
+"""Shared test settings: colour off and a fixed terminal width for CLI output, and a cache
+folder of the session's own, so that no test reads or writes the user's endgame tables.
+
+The cache: ``XDG_CACHE_HOME`` points at a temporary folder for the whole session (and
+``BOARDGAMES_CACHE`` is unset), so ``boardgames.cache_dir()`` -- in this process, in the
+commands tests start and on the Dask workers they start -- is ``<that folder>/boardgames``.
+XDG_CACHE_HOME rather than BOARDGAMES_CACHE: tests that choose a folder of their own by
+setting XDG_CACHE_HOME (``monkeypatch.setenv``, or a subprocess's environment) still get
+it. numba's compiled kernels stay where they were (``NUMBA_CACHE_DIR``, set here to what
+``import boardgames`` would set in the user's environment), so they are compiled once, not
+once a session; matplotlib's font cache likewise (``MPLCONFIGDIR``).
+
+This runs when pytest imports this file, before any test module imports ``boardgames``.
+"""
+
+from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("COLUMNS", "100")
-# tests that choose a cache folder set XDG_CACHE_HOME; a BOARDGAMES_CACHE of the user's
-# would take precedence and send their tables there
+
+
+@dataclass(frozen=True)
+class UserCaches:
+    """The caches of the user's environment (before this file changed it)."""
+
+    boardgames: Path
+    """``boardgames.cache_dir()``: endgame tables. No test may touch it."""
+    numba: Path
+    """numba's compiled kernels: the user's NUMBA_CACHE_DIR, else ``boardgames/numba``."""
+
+
+_xdg_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+import boardgames  # noqa: E402  (sets NUMBA_CACHE_DIR from the user's cache folder, if unset)
+
+USER_CACHES = UserCaches(boardgames.cache_dir(), Path(os.environ["NUMBA_CACHE_DIR"]))
+os.environ.setdefault("MPLCONFIGDIR", str(_xdg_cache / "matplotlib"))
+SESSION_CACHE = Path(tempfile.mkdtemp(prefix="boardgames-tests-"))
+"""XDG_CACHE_HOME of the session: ``cache_dir()`` is its ``boardgames`` subfolder."""
 os.environ.pop("BOARDGAMES_CACHE", None)
+os.environ["XDG_CACHE_HOME"] = str(SESSION_CACHE)
 
 
-class Hung(BaseException):
-    """Code under test ran past its time (BaseException: click does not catch it)."""
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(SESSION_CACHE, ignore_errors=True)
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Stop hung code with :class:`Hung` after ``seconds`` (SIGALRM, main thread only)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise Hung(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+@pytest.fixture(scope="session")
+def user_caches() -> UserCaches:
+    """Where the user's caches are (tests/test_session_cache.py checks that tests keep out
+    of the tables' one)."""
+    return USER_CACHES

@@ -27,7 +27,7 @@ from click.testing import CliRunner, Result
 from boardgames.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, STOPPED_LINE, cli
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record
-from tests.conftest import time_limit
+from tests.helpers import time_limit
 
 SECONDS = 10.0
 """Each in-process case must finish within this (most take milliseconds)."""

@@ -1,14 +1,17 @@
 """A real Dask cluster for the tests: a ``dask scheduler`` and ``dask worker`` processes on
-127.0.0.1, started as subprocesses and stopped by their process ids."""
+127.0.0.1, started as subprocesses and stopped by their process ids. The fixtures that
+start one are in conftest.py: ``dask_cluster`` (the session's) and ``private_cluster``
+(a test's own, for a test that breaks its cluster)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +36,7 @@ class DaskCluster:
             [sys.executable, "-m", "dask", "worker", self.address, "--nworkers", "1",
              "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
             env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )  # fmt: skip
         self.workers.append(proc)
         return proc
@@ -51,22 +55,14 @@ class DaskCluster:
             return sorted(client.run(os.getpid).values())
 
     def stop(self) -> None:
-        from distributed import Client
-
-        try:  # the quick way: the scheduler tells its workers to close, then closes
-            with Client(self.address, timeout="5s") as client:
-                client.shutdown()
-        except Exception:
-            pass
+        """Kill the scheduler and the workers, each with the processes it started (a
+        nanny's worker process): a test's cluster has nothing to save, and a worker may
+        take seconds to close on request."""
         for proc in [*self.workers, self.scheduler]:
             if proc.poll() is None:
-                proc.terminate()
-        for proc in [*self.workers, self.scheduler]:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)  # its own process group
+            proc.wait()
 
 
 def wait_for_records(proc: subprocess.Popen[str], checkpoint: Path, records: int) -> None:
@@ -86,7 +82,7 @@ def start_cluster(where: Path, workers: int = 2) -> DaskCluster:
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
          "--no-dashboard", "--scheduler-file", str(scheduler_file)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + START_SECONDS
     while not scheduler_file.exists() or not scheduler_file.read_text().strip():
@@ -106,13 +102,3 @@ def start_cluster(where: Path, workers: int = 2) -> DaskCluster:
         cluster.stop()
         raise
     return cluster
-
-
-@pytest.fixture(scope="session")
-def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaskCluster]:
-    """One scheduler and two one-thread workers for the whole test session."""
-    cluster = start_cluster(tmp_path_factory.mktemp("dask"))
-    try:
-        yield cluster
-    finally:
-        cluster.stop()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from boardgames.core.cluster import LocalJobPool, Runner, parse_cluster
@@ -14,7 +13,6 @@ from boardgames.core.cluster.tasks import _task_call
 from boardgames.kalah.exact.solver import NODES
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.jobs import worker
-from tests.cluster.conftest import start_cluster
 
 START = [int(x) for x in Kalah(6, 6, "classic").initial_state()]
 FOREVER = (6, "classic", False, START, 4, 0, "0", 16.0)
@@ -84,31 +82,30 @@ def test_a_job_abandoned_while_it_waits_never_searches() -> None:
     assert worker.running_job() is None and not worker._WAITING
 
 
-def test_a_cancelled_job_on_a_dask_worker_stops(tmp_path: Path) -> None:
+def test_a_cancelled_job_on_a_dask_worker_stops(private_cluster) -> None:
     """One worker, one job that would run for hours: cancelled, it leaves the worker within
     seconds, and the worker answers the next job; a job that runs when the pool closes
     stops too."""
-    cluster = start_cluster(tmp_path, workers=1)
-    try:
-        with Runner(parse_cluster(cluster.address)) as runner:
-            pool = runner.pool(worker.solve_job, interrupt=worker.stop_jobs,
-                               abandon=worker.abandon_job)  # fmt: skip
+    # one worker, the job's; and a job left running after a failure here would keep a
+    # worker of the session's cluster busy for hours
+    cluster = private_cluster(1)
+    with Runner(parse_cluster(cluster.address)) as runner:
+        pool = runner.pool(worker.solve_job, interrupt=worker.stop_jobs,
+                           abandon=worker.abandon_job)  # fmt: skip
 
-            def running() -> list[str | None]:
-                return list(runner.client.run(worker.running_job).values())
+        def running() -> list[str | None]:
+            return list(runner.client.run(worker.running_job).values())
 
-            pool.submit("j0", *FOREVER)
-            until(lambda: running()[0] is not None, "j0 to run on the worker", 120)
-            assert running()[0].endswith("-j0")
-            pool.cancel("j0")
-            assert pool.wait(0.1) == []  # tells the worker; a cancelled job's answer is dropped
-            until(lambda: running() == [None], "j0 to stop", 30)
-            pool.submit("j1", *QUICK)
-            quick = answers(pool, 1)["j1"]
-            pool.submit("j2", *FOREVER)  # closing the pool (Ctrl-C, or the solve is over)
-            until(lambda: running()[0] is not None, "j2 to run on the worker")
-            pool.close()
-            until(lambda: running() == [None], "j2 to stop", 30)
-    finally:
-        cluster.stop()
+        pool.submit("j0", *FOREVER)
+        until(lambda: running()[0] is not None, "j0 to run on the worker", 120)
+        assert running()[0].endswith("-j0")
+        pool.cancel("j0")
+        assert pool.wait(0.1) == []  # tells the worker; a cancelled job's answer is dropped
+        until(lambda: running() == [None], "j0 to stop", 30)
+        pool.submit("j1", *QUICK)
+        quick = answers(pool, 1)["j1"]
+        pool.submit("j2", *FOREVER)  # closing the pool (Ctrl-C, or the solve is over)
+        until(lambda: running()[0] is not None, "j2 to run on the worker")
+        pool.close()
+        until(lambda: running() == [None], "j2 to stop", 30)
     assert quick["kind"] in ("lower", "upper")

@@ -23,7 +23,7 @@ from boardgames.kalah.exact.solver import Solver
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.jobs import worker
 from boardgames.kalah.jobs.search import JobSearch
-from tests.cluster.conftest import DaskCluster, start_cluster
+from tests.cluster.local_dask import DaskCluster
 
 SMALL_JOBS = 20_000  # positions a job: small, so that every solve here is split into many
 
@@ -179,20 +179,24 @@ def test_front_end_killed_and_rerun_from_its_checkpoint(
     assert third["value"] == BOARD_VALUE and third["jobs"] == 0
 
 
-def test_a_worker_killed_mid_solve_changes_nothing(tmp_path: Path) -> None:
-    cluster = start_cluster(tmp_path, workers=2)
+def test_a_worker_killed_mid_solve_changes_nothing(
+    dask_cluster: DaskCluster, tmp_path: Path
+) -> None:
     ckpt = tmp_path / "ckpt"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgames", "kalah", "solve", *BOARD, "--cluster",
+         dask_cluster.address, "--checkpoint-dir", str(ckpt), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "boardgames", "kalah", "solve", *BOARD, "--cluster",
-             cluster.address, "--checkpoint-dir", str(ckpt), "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
         wait_for_rows(proc, ckpt, 10)
-        os.kill(cluster.worker_pids()[0], signal.SIGKILL)  # its nanny starts a new one
+        os.kill(dask_cluster.worker_pids()[0], signal.SIGKILL)  # its nanny starts a new one
         out, err = proc.communicate(timeout=300)
     finally:
-        cluster.stop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        dask_cluster.wait_for_workers(2)  # the nanny brought the killed worker back
     assert proc.returncode == 0, err
     assert json.loads(out)["value"] == BOARD_VALUE
 
@@ -296,9 +300,10 @@ def test_mapped_endgame_tables_give_the_same_value(
     mapped = subprocess.run(
         [sys.executable, "-m", "boardgames", "kalah", "solve", *common, "--endgame-mmap",
          "--endgame-dir", str(tmp_path / "cache"), "--cluster", dask_cluster.address,
-         "--job-nodes", "1000"],
+         "--job-nodes", "5000"],
         capture_output=True, text=True, timeout=300, env=env,
     )  # fmt: skip
     assert plain.returncode == 0 and mapped.returncode == 0, plain.stderr + mapped.stderr
     assert json.loads(mapped.stdout)["value"] == json.loads(plain.stdout)["value"] == 2
+    assert json.loads(mapped.stdout)["jobs"] > 2  # the workers' jobs read the mapped table
     assert json.loads(mapped.stdout)["endgame"] == f"dir={tmp_path / 'cache'}:8+mmap"

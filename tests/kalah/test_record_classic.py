@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 from boardgames.cli import cli
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.record import Move, Record, RecordError, parse_record, read_record, replay
-from tests.kalah.test_record import random_record
 
 STRANGE_GAME = Path(__file__).parents[2] / "docs" / "games" / "strange-game.txt"
 PRINTED_FINAL = (32, 40)  # "в калахе А - 32, в калахе B - 40", as the author printed it
@@ -233,7 +232,13 @@ def sown_stores(game: Kalah, record: Record) -> tuple[int, int] | None:
     cut=st.none() | st.integers(0, 30),
 )
 def test_written_records_read_back_with_the_same_moves_and_score(
-    seed: int, pits: int, seeds: int, rule_set: str, first: int, cut: int | None
+    seed: int,
+    pits: int,
+    seeds: int,
+    rule_set: str,
+    first: int,
+    cut: int | None,
+    random_record,
 ) -> None:
     game = Kalah(pits, seeds, rule_set)
     record = random_record(random.Random(seed), game, first, cut)
@@ -252,7 +257,7 @@ def test_written_records_read_back_with_the_same_moves_and_score(
     assert game.final_stores(state) == stores
 
 
-def test_old_records_without_the_final_line_still_read() -> None:
+def test_old_records_without_the_final_line_still_read(random_record) -> None:
     record = random_record(random.Random(7), Kalah(), 0, None)
     text = record.text()
     assert "\nFinal : " in text
@@ -263,7 +268,7 @@ def test_old_records_without_the_final_line_still_read() -> None:
     assert Kalah().final_stores(state) == sown_stores(Kalah(), record)
 
 
-def test_a_tampered_written_score_is_caught(tmp_path: Path) -> None:
+def test_a_tampered_written_score_is_caught(tmp_path: Path, random_record) -> None:
     record = random_record(random.Random(11), Kalah(4, 3), 1, None)
     stores = sown_stores(record.game, record)
     assert stores is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 import threading
 from pathlib import Path
 
@@ -81,15 +82,34 @@ def test_checksums_follow_the_definition(case) -> None:
     assert old == definition(data, bounds, block, xxhash.xxh64)
 
 
-def test_the_real_block_size_on_a_table(folder: Path) -> None:
+@pytest.fixture(scope="module")
+def built_6p12s(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file of the 6-pit, 12-stone table (2.7 MB: its top levels have several 1 MiB
+    blocks), built and saved once for the tests here."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BOARDGAMES_CACHE", str(tmp_path_factory.mktemp("built")))
+        endgame.load_or_build(6, 12)
+        return endgame.cache_path(6, 12, "classic")
+
+
+@pytest.fixture
+def cached_6p12s(folder: Path, built_6p12s: Path) -> Path:
+    """A copy of that file in the test's own cache folder, where a load finds it: the test
+    may damage it."""
+    path = endgame.cache_path(6, 12, "classic")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(built_6p12s, path)
+    return path
+
+
+def test_the_real_block_size_on_a_table(cached_6p12s: Path) -> None:
     """Levels of several 1 MiB blocks (6 pits, 12 stones: 2.7 MB)."""
-    table = endgame.load_or_build(6, 12).table
+    table = endgame.load_or_build(6, 12).table  # the built table, from its file
     bounds = [int(x) for x in index.level_bounds(6, 12)]
     assert bounds[-1] - bounds[-2] > tablefile.BLOCK  # the top level has two blocks
     want = definition(table, bounds, tablefile.BLOCK)
     assert tablefile.level_checksums(table, 6, 12) == want
-    path = endgame.cache_path(6, 12, "classic")
-    info = tablefile.inspect_table(path)
+    info = tablefile.inspect_table(cached_6p12s)
     assert info.kind == tablefile.CHECKSUM and info.checksums == want
 
 
@@ -100,13 +120,12 @@ reader thread (tablefile._read_hashing): both, whatever the file's pages really 
 
 @CACHED
 def test_a_flipped_byte_in_any_block_is_caught(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, cached: float
+    cached_6p12s: Path, monkeypatch: pytest.MonkeyPatch, cached: float
 ) -> None:
     """Every block of every level (blocks of 1 MiB: the top levels of 6 pits, 12 stones
     have several), one byte at a random place in it, loaded into memory and mapped."""
     monkeypatch.setattr(tablefile, "_resident", lambda mapping: cached)
-    endgame.load_or_build(6, 12)
-    path = endgame.cache_path(6, 12, "classic")
+    path = cached_6p12s
     start = tablefile.inspect_table(path).data_start
     bounds = index.level_bounds(6, 12)
     rng = np.random.default_rng(12)
@@ -185,11 +204,10 @@ def test_building_on_a_smaller_table_checks_the_levels_it_reuses(folder: Path) -
 
 @CACHED
 def test_ctrl_c_during_a_load_stops_it_between_two_blocks(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, cached: float
+    folder: Path, cached_6p12s: Path, monkeypatch: pytest.MonkeyPatch, cached: float
 ) -> None:
     """Ctrl-C reaches the load between two blocks: it stops there, its reader thread
     with it, and the next load is whole and verified."""
-    endgame.load_or_build(6, 12)
     real = tablefile._BLOCK_HASHES[tablefile.CHECKSUM]
     calls = []
 

@@ -1,8 +1,7 @@
-"""queens/solve.py on hand-worked examples and at its edges (issue 22, mutation testing):
-board-size bounds, the attack test, the eight symmetries of one solution worked out by
-hand, Burnside's sum, the starting prefixes and their weights, the masks a prefix leaves
-and the published totals. Every search here must also end: see
-:func:`_every_search_ends_within_five_seconds`."""
+"""queens/solve.py on hand-worked examples and at its edges: board-size bounds, the attack
+test, the eight symmetries of one solution worked out by hand, Burnside's sum, the starting
+prefixes and their weights, the masks a prefix leaves and the published totals. Every
+search here must also end: see :func:`_every_search_ends_within_five_seconds`."""
 
 from __future__ import annotations
 
@@ -33,7 +32,7 @@ from boardgames.queens.solve import (
     subtasks,
     transforms,
 )
-from tests.conftest import time_limit
+from tests.helpers import time_limit
 
 # OEIS A000170: solutions of the N-queens puzzle for N = 1, 2, ...
 A000170 = (1, 0, 0, 2, 10, 4, 40, 92)

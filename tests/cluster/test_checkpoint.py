@@ -1,11 +1,10 @@
-"""The cluster layer's in-process parts at their edges (issue 22, mutation testing of
-core/cluster.py): what ``--cluster`` accepts, what a checkpoint file may hold, and which
-task functions a run takes. No scheduler is started here."""
+"""Checkpoints (core/cluster/checkpoint.py): a run's finished tasks in a file, read back
+whole or not at all, record by record; the file that is not one, or another job's, is
+refused in one line."""
 
 from __future__ import annotations
 
 import json
-import math
 import zlib
 from pathlib import Path
 
@@ -13,79 +12,81 @@ import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
-from boardgames.core.cluster import Checkpoint, ClusterError, Runner, package_version, parse_cluster
+from boardgames.core.cluster import Checkpoint, ClusterError, package_version
 
 JOB = {"command": "test", "n": 20}
-TASKS = [(f"comb-{k}", (20, k)) for k in range(5)]
 
 
-# --- --cluster -------------------------------------------------------------------------------
+def _fill(path: Path, results: dict[str, int]) -> None:
+    c = Checkpoint(path, JOB)
+    c.open()
+    for k, v in results.items():
+        c.add(k, v)
+    c.close()
 
 
-@pytest.mark.parametrize(
-    ("text", "workers"), [("local:1", 1), ("local:256", 256), (" local:7 ", 7)]
-)
-def test_local_worker_counts_at_their_bounds(text: str, workers: int) -> None:
-    spec = parse_cluster(text)
-    assert (spec.kind, spec.workers, spec.text) == ("local", workers, text.strip())
+def test_checkpoint_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _fill(path, {"a": 1, "b": [2, 3]})
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header == {"boardgames_checkpoint": 1, "job": JOB, "version": package_version()}
+    c = Checkpoint(path, JOB)
+    assert c.open() == {"a": 1, "b": [2, 3]} and not c.warnings
+    c.close()
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["tcp://h:1", "tcp://h:65535", "tls://10.0.0.1:8786", "tcp://[::1]:8786", "tcp://a:b:8786"],
-)
-def test_addresses_at_their_bounds(text: str) -> None:
-    """Ports 1 to 65535; the port is what follows the last colon (IPv6 hosts)."""
-    spec = parse_cluster(text)
-    assert (spec.kind, spec.target, spec.workers) == ("address", text, None)
+def test_checkpoint_of_another_job_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _fill(path, {"a": 1})
+    with pytest.raises(ClusterError, match=r"belongs to another job \(n 20, not 21\)") as e:
+        Checkpoint(path, {"command": "test", "n": 21}).open()
+    assert e.value.exit_code == 2
 
 
-@pytest.mark.parametrize("text", ["tcp://h:0", "tcp://h:65536", "tcp://h:", "udp://h:80"])
-def test_addresses_past_their_bounds(text: str) -> None:
-    with pytest.raises(ClusterError, match=r"^bad --cluster .*tcp://HOST:PORT"):
-        parse_cluster(text)
+def test_a_file_that_is_no_checkpoint_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n")
+    with pytest.raises(ClusterError, match="is not a boardgames checkpoint"):
+        Checkpoint(path, JOB).open()
 
 
-def test_a_scheduler_file_is_its_own_target(tmp_path: Path) -> None:
-    f = tmp_path / "sched"
-    f.write_text("{}")
-    spec = parse_cluster(str(f))
-    assert (spec.kind, spec.target, spec.text) == ("file", str(f), str(f))
+def test_a_truncated_last_record_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _fill(path, {"a": 1, "b": 2})
+    path.write_bytes(path.read_bytes()[:-7])  # killed while writing b
+    c = Checkpoint(path, JOB)
+    assert c.open() == {"a": 1}
+    assert c.warnings == ["the last record was cut short"]
+    c.add("b", 2)
+    c.close()
+    again = Checkpoint(path, JOB)
+    assert again.open() == {"a": 1, "b": 2} and not again.warnings
+    again.close()
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [("sched.json", "no such scheduler file"), ("dir/sched", "no such scheduler file"),
-     ("sched", "bad --cluster 'sched': use local"), ("", "bad --cluster '': use local")],
-)  # fmt: skip
-def test_what_looks_like_a_file_is_named_as_one(text: str, message: str) -> None:
-    with pytest.raises(ClusterError) as e:
-        parse_cluster(text)
-    assert message in e.value.message
+def test_garbage_and_wrong_checksums_are_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _fill(path, {"a": 1, "b": 2, "c": 3})
+    lines = path.read_text().splitlines()
+    lines[1] = lines[1].replace('"result":1', '"result":7')  # a changed value: CRC fails
+    lines[2] = "\x00\x01garbage"
+    path.write_text("\n".join(lines) + "\n")
+    c = Checkpoint(path, JOB)
+    assert c.open() == {"c": 3}
+    assert c.warnings == ["line 2 is damaged", "line 3 is damaged"]
+    c.close()
 
 
-def test_cluster_option_on_the_command_line() -> None:
-    """A blank --cluster counts as none (the count runs here); a bad one is a usage
-    error naming what is allowed, without repeating the option's name."""
-    runner = CliRunner()
-    blank = runner.invoke(cli, ["queens", "count", "-n", "6", "--cluster", "  "])
-    assert blank.exit_code == 0 and "4" in blank.output
-    bad = runner.invoke(cli, ["queens", "count", "-n", "6", "--cluster", "nowhere"])
-    assert bad.exit_code == 2
-    assert "'nowhere': use local, local:N" in bad.output and "bad --cluster" not in bad.output
+def test_two_runs_cannot_share_a_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    first = Checkpoint(path, JOB)
+    first.open()
+    with pytest.raises(ClusterError, match="in use by another run"):
+        Checkpoint(path, JOB).open()
+    first.close()
 
 
-def test_checkpoint_option_on_the_command_line(tmp_path: Path) -> None:
-    runner = CliRunner()
-    empty = runner.invoke(cli, ["queens", "count", "-n", "6", "--checkpoint", " "])
-    assert empty.exit_code == 2
-    assert "'--checkpoint': the file name is empty; give one, e.g. count.ckpt (" in empty.output
-    path = tmp_path / "six.ckpt"
-    first = runner.invoke(cli, ["queens", "count", "-n", "6", "--checkpoint", str(path)])
-    assert first.exit_code == 0 and path.is_file()
-
-
-# --- checkpoint files --------------------------------------------------------------------------
+# --- records written elsewhere, damaged, of other tasks -----------------------------------
 
 
 def _header(job: object = JOB) -> str:
@@ -219,53 +220,14 @@ def test_added_results_count_at_once_and_closing_twice_is_harmless(tmp_path: Pat
     c.close()
 
 
-# --- task functions ------------------------------------------------------------------------------
+# --- on the command line ------------------------------------------------------------------
 
 
-def _in_main(n: int, k: int) -> int:
-    return n
-
-
-_in_main.__module__ = "__main__"
-
-
-class _Unnamed:
-    """A callable object of no importable module and without a ``__qualname__``."""
-
-    __module__ = "__main__"
-
-    def __repr__(self) -> str:
-        return "an unnamed task"
-
-    def __call__(self, n: int, k: int) -> int:
-        return n
-
-
-class _Jitted:
-    """Looks like a numba dispatcher: it has ``py_func``."""
-
-    __module__ = "boardgames.fake"
-    __qualname__ = "kernel"
-    py_func = staticmethod(math.comb)
-
-    def __call__(self, n: int, k: int) -> int:
-        return math.comb(n, k)
-
-
-@pytest.mark.parametrize(
-    ("fn", "message"),
-    [(lambda n, k: n, "^task function '<lambda>' must be a top-level function of an importable "
-                      r"module \(workers import it by name\)$"),
-     (_in_main, "^task function '_in_main' must be a top-level function"),
-     (_Unnamed(), "^task function an unnamed task must be a top-level function"),
-     (_Jitted(), "^submit a plain function that calls the jitted kernel, not the kernel$")],
-)  # fmt: skip
-def test_task_functions_workers_cannot_import_are_refused(fn: object, message: str) -> None:
-    with Runner(None) as runner, pytest.raises(ValueError, match=message):
-        runner.run(fn, TASKS, label="t")  # type: ignore[arg-type]
-
-
-def test_a_builtin_task_function_runs() -> None:
-    with Runner(None) as runner:
-        report = runner.run(math.comb, TASKS, label="t")
-    assert [report.results[k] for k, _ in TASKS] == [math.comb(20, k) for k in range(5)]
+def test_checkpoint_option_on_the_command_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    empty = runner.invoke(cli, ["queens", "count", "-n", "6", "--checkpoint", " "])
+    assert empty.exit_code == 2
+    assert "'--checkpoint': the file name is empty; give one, e.g. count.ckpt (" in empty.output
+    path = tmp_path / "six.ckpt"
+    first = runner.invoke(cli, ["queens", "count", "-n", "6", "--checkpoint", str(path)])
+    assert first.exit_code == 0 and path.is_file()

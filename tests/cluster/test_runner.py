@@ -1,5 +1,6 @@
-"""The cluster layer (boardgames.core.cluster): specs, checkpoints, runs in-process and on a
-real Dask scheduler with real worker processes."""
+"""Runs of tasks (core/cluster/runner.py): in this process and on a real Dask scheduler
+with real worker processes (the session's cluster, tests/cluster/conftest.py), resumed
+from a checkpoint, stopped by Ctrl-C; and the task functions a run takes."""
 
 from __future__ import annotations
 
@@ -12,124 +13,18 @@ import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
-from boardgames.core.cluster import (
-    Checkpoint,
-    ClusterError,
-    Runner,
-    package_version,
-    parse_cluster,
-)
+from boardgames.core.cluster import Checkpoint, Runner, parse_cluster
 from boardgames.core.progress import Stopped
-from tests.cluster.conftest import DaskCluster
+from tests.cluster.local_dask import DaskCluster
 
 JOB = {"command": "test", "n": 20}
+
+
 TASKS = [(f"comb-{k}", (20, k)) for k in range(21)]
 """Pure tasks of an importable function (math.comb): the row of Pascal's triangle."""
 
 
-# --- specs --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "kind", "workers"),
-    [("local", "local", None), ("local:3", "local", 3), ("tcp://127.0.0.1:8786", "address", None),
-     ("tls://scheduler.example:8786", "address", None)],
-)  # fmt: skip
-def test_good_specs(text: str, kind: str, workers: int | None) -> None:
-    spec = parse_cluster(text)
-    assert (spec.kind, spec.workers, str(spec)) == (kind, workers, text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["", "locl", "local:0", "local:257", "local:x", "local:٣", "tcp://host", "tcp://:80",
-     "http://host:80", "tcp://host:99999", "no/such/file.json"],
-)  # fmt: skip
-def test_bad_specs_are_one_line(text: str) -> None:
-    with pytest.raises(ClusterError) as e:
-        parse_cluster(text)
-    assert "\n" not in e.value.message and e.value.exit_code == 2
-
-
-def test_a_scheduler_file_is_a_spec(tmp_path: Path) -> None:
-    f = tmp_path / "scheduler.json"
-    f.write_text("{}")
-    assert parse_cluster(str(f)).kind == "file"
-
-
-# --- checkpoints ----------------------------------------------------------------------------
-
-
-def _fill(path: Path, results: dict[str, int]) -> None:
-    c = Checkpoint(path, JOB)
-    c.open()
-    for k, v in results.items():
-        c.add(k, v)
-    c.close()
-
-
-def test_checkpoint_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "c.ckpt"
-    _fill(path, {"a": 1, "b": [2, 3]})
-    header = json.loads(path.read_text().splitlines()[0])
-    assert header == {"boardgames_checkpoint": 1, "job": JOB, "version": package_version()}
-    c = Checkpoint(path, JOB)
-    assert c.open() == {"a": 1, "b": [2, 3]} and not c.warnings
-    c.close()
-
-
-def test_checkpoint_of_another_job_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "c.ckpt"
-    _fill(path, {"a": 1})
-    with pytest.raises(ClusterError, match=r"belongs to another job \(n 20, not 21\)") as e:
-        Checkpoint(path, {"command": "test", "n": 21}).open()
-    assert e.value.exit_code == 2
-
-
-def test_a_file_that_is_no_checkpoint_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "notes.txt"
-    path.write_text("my notes\n")
-    with pytest.raises(ClusterError, match="is not a boardgames checkpoint"):
-        Checkpoint(path, JOB).open()
-
-
-def test_a_truncated_last_record_is_dropped(tmp_path: Path) -> None:
-    path = tmp_path / "c.ckpt"
-    _fill(path, {"a": 1, "b": 2})
-    path.write_bytes(path.read_bytes()[:-7])  # killed while writing b
-    c = Checkpoint(path, JOB)
-    assert c.open() == {"a": 1}
-    assert c.warnings == ["the last record was cut short"]
-    c.add("b", 2)
-    c.close()
-    again = Checkpoint(path, JOB)
-    assert again.open() == {"a": 1, "b": 2} and not again.warnings
-    again.close()
-
-
-def test_garbage_and_wrong_checksums_are_skipped(tmp_path: Path) -> None:
-    path = tmp_path / "c.ckpt"
-    _fill(path, {"a": 1, "b": 2, "c": 3})
-    lines = path.read_text().splitlines()
-    lines[1] = lines[1].replace('"result":1', '"result":7')  # a changed value: CRC fails
-    lines[2] = "\x00\x01garbage"
-    path.write_text("\n".join(lines) + "\n")
-    c = Checkpoint(path, JOB)
-    assert c.open() == {"c": 3}
-    assert c.warnings == ["line 2 is damaged", "line 3 is damaged"]
-    c.close()
-
-
-def test_two_runs_cannot_share_a_checkpoint(tmp_path: Path) -> None:
-    path = tmp_path / "c.ckpt"
-    first = Checkpoint(path, JOB)
-    first.open()
-    with pytest.raises(ClusterError, match="in use by another run"):
-        Checkpoint(path, JOB).open()
-    first.close()
-
-
-# --- in-process runs --------------------------------------------------------------------------
+# --- in this process --------------------------------------------------------------------------
 
 
 def test_in_process_run_and_resume(tmp_path: Path) -> None:
@@ -178,6 +73,58 @@ def test_ctrl_c_says_how_far_it_got(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     c.close()
 
 
+# --- task functions ------------------------------------------------------------------------------
+
+
+def _in_main(n: int, k: int) -> int:
+    return n
+
+
+_in_main.__module__ = "__main__"
+
+
+class _Unnamed:
+    """A callable object of no importable module and without a ``__qualname__``."""
+
+    __module__ = "__main__"
+
+    def __repr__(self) -> str:
+        return "an unnamed task"
+
+    def __call__(self, n: int, k: int) -> int:
+        return n
+
+
+class _Jitted:
+    """Looks like a numba dispatcher: it has ``py_func``."""
+
+    __module__ = "boardgames.fake"
+    __qualname__ = "kernel"
+    py_func = staticmethod(math.comb)
+
+    def __call__(self, n: int, k: int) -> int:
+        return math.comb(n, k)
+
+
+@pytest.mark.parametrize(
+    ("fn", "message"),
+    [(lambda n, k: n, "^task function '<lambda>' must be a top-level function of an importable "
+                      r"module \(workers import it by name\)$"),
+     (_in_main, "^task function '_in_main' must be a top-level function"),
+     (_Unnamed(), "^task function an unnamed task must be a top-level function"),
+     (_Jitted(), "^submit a plain function that calls the jitted kernel, not the kernel$")],
+)  # fmt: skip
+def test_task_functions_workers_cannot_import_are_refused(fn: object, message: str) -> None:
+    with Runner(None) as runner, pytest.raises(ValueError, match=message):
+        runner.run(fn, TASKS[:5], label="t")  # type: ignore[arg-type]
+
+
+def test_a_builtin_task_function_runs() -> None:
+    with Runner(None) as runner:
+        report = runner.run(math.comb, TASKS[:5], label="t")
+    assert [report.results[k] for k, _ in TASKS[:5]] == [math.comb(20, k) for k in range(5)]
+
+
 # --- a real scheduler and real workers ---------------------------------------------------------
 
 
@@ -203,19 +150,6 @@ def test_no_scheduler_is_one_line_within_seconds() -> None:
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
     assert lines[-1].startswith("Error: no Dask scheduler answered at tcp://127.0.0.1:9")
-    assert "Traceback" not in result.output
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [(["--cluster", "local:0"], "local:N (1 to 256 workers)"),
-     (["--cluster", "tcp://x"], "tcp://HOST:PORT"),
-     (["--cluster", "local", "--jobs", "2"], "not both"),
-     (["--checkpoint", ""], "the file name is empty")],
-)  # fmt: skip
-def test_bad_cluster_options(args: list[str], message: str) -> None:
-    result = CliRunner().invoke(cli, ["kalah", "match", "--games", "2", *args])
-    assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
 
 
