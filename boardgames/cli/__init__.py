@@ -15,10 +15,12 @@ one line on standard error, the same for every command:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import importlib
 import math
+import os
 import signal
 import sys
 import threading
@@ -27,6 +29,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import click
+
+from boardgames.core.text import one_line
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -143,7 +147,7 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
 
 
 def _error(message: str) -> None:
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {one_line(message)}", err=True)
 
 
 def _exit_code(code: object) -> int:
@@ -172,6 +176,28 @@ def _game_error(error: BaseException) -> bool:
     """True for the project's GameError (imported only if some command loaded it)."""
     protocol = sys.modules.get("boardgames.core.protocol")
     return protocol is not None and isinstance(error, protocol.GameError)
+
+
+def _prepare_streams() -> str | None:
+    """Make the standard streams safe to use; the one line to show if output is impossible.
+
+    A closed standard input reads as empty (prompts see end of input and leave cleanly), a
+    closed standard error is dropped, and a stream whose encoding cannot show every
+    character (``PYTHONIOENCODING=ascii``, an old terminal) shows ``?`` for the rest
+    instead of failing. A closed standard output is an error: the results have nowhere to
+    go."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115  (for the whole run)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    if sys.stdout is None:
+        return "standard output is closed: there is nowhere to write the result"
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(ValueError, OSError, AttributeError):
+                stream.reconfigure(errors="replace")
+    return None
 
 
 class _StoppedWork(Exception):
@@ -243,6 +269,10 @@ class LazyGroup(click.Group):
         """Run the command line; in standalone mode exit with the status of the module doc."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        problem = _prepare_streams()
+        if problem is not None:
+            _error(problem)
+            sys.exit(EXIT_FAILED)
         with _watch_interrupts() as watch:
             code = self._run(args, prog_name, complete_var, extra)
         if watch.interrupted:

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     load_record,
     score_text,
@@ -63,13 +64,13 @@ def replay_command(file: Path, as_json: bool) -> None:
         return
     console = make_console()
     console.print(
-        f"[bold]{escape(str(file))}[/]: {game.rules} rules, "
+        f"[bold]{escape(printable(str(file)))}[/]: {game.rules} rules, "
         f"{setup_text(game.pits, game.seeds)}; "
-        f"A: {escape(record.players[0])}, B: {escape(record.players[1])}; "
+        f"A: {escape(printable(record.players[0]))}, B: {escape(printable(record.players[1]))}; "
         f"{PLAYER_NAMES[record.first]} moved first; {len(steps)} compound moves."
     )
     for note in record.notes:
-        console.print(f"Note: {escape(note)}")
+        console.print(f"Note: {escape(printable(note))}")
     console.print()
     console.print(game.render(game.initial_state(record.first)))
     number = 0
