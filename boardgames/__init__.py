@@ -19,10 +19,43 @@ def cache_dir() -> _Path:
     return _Path(base) / "boardgames"
 
 
-# numba caches compiled kernels in the user's cache directory rather than next to the
-# installed modules: files left inside site-packages would survive `pip uninstall` and
-# shadow a later (editable) install of the package. NUMBA_CACHE_DIR set by the user wins.
-_os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba"))
+def _writable(folder: str) -> bool:
+    """True when a file can be created in ``folder`` (made if missing); a real write, since
+    permission bits say nothing for root or on a read-only file system."""
+    import tempfile
+
+    try:
+        _os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _kernel_cache() -> None:
+    """Point numba's cache at a folder it can write: ``NUMBA_CACHE_DIR`` if the user set
+    it, else boardgames' cache folder; never next to the installed modules (numba's own
+    fallback), where files survive ``pip uninstall`` and shadow a later install. If that
+    folder cannot be written, a private one in the temporary folder takes its place
+    (kept for the next runs) and one line on stderr says so."""
+    folder = _os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba"))
+    if _writable(folder):
+        return
+    import sys
+    import tempfile
+
+    private = _os.path.join(tempfile.gettempdir(), f"boardgames-kernels-{_os.getuid()}")
+    if not _writable(private):
+        return
+    _os.environ["NUMBA_CACHE_DIR"] = private
+    if sys.stderr is not None:
+        sys.stderr.write(
+            f"Note: compiled kernels cannot be kept in {folder!r} (it cannot be written); "
+            f"they are kept in {private} instead.\n"
+        )
+
+
+_kernel_cache()
 
 
 def lazy_exports(

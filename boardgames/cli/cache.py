@@ -11,6 +11,7 @@ numba only inside the commands that need them.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import time
@@ -25,6 +26,7 @@ from boardgames.cli.options import json_option
 from boardgames.core.console import EndOfInput, confirm, make_console, print_json
 from boardgames.core.progress import Progress, format_bytes, interruptible
 from boardgames.core.tables import Col, FitTable
+from boardgames.core.text import printable
 from boardgames.kalah.exact import tablefile
 from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
@@ -116,11 +118,34 @@ def _numba_folder() -> Path:
     return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
 
 
+def _our_kernel_folders(folder: Path) -> list[Path]:
+    """The subfolders of numba's cache ``folder`` that hold this installation's kernels:
+    numba names the subfolder of a source folder ``NAME_SHA1`` after that folder (its
+    last part and the SHA-1 of its absolute path), one for each folder of the package."""
+    package = Path(__file__).resolve().parents[1]
+    ours = []
+    for source in sorted({p.parent for p in package.rglob("*.py")}):
+        path = os.path.abspath(source)
+        name = f"{os.path.basename(path)}_{hashlib.sha1(path.encode()).hexdigest()}"
+        if (folder / name).is_dir():
+            ours.append(folder / name)
+    return ours
+
+
 def _numba_files(folder: Path) -> list[Path]:
-    """numba's cache files (index and compiled code) under ``folder``."""
+    """The compiled kernels (numba's index and code files) that boardgames wrote under
+    ``folder``: all of them in boardgames' own cache folder, else (a ``NUMBA_CACHE_DIR``
+    other programs share) only those in the subfolders of this installation's sources.
+    Nothing else is ever listed, so nothing else is ever removed."""
     if not folder.is_dir():
         return []
-    return [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc") and p.is_file()]
+    own = folder.resolve() == (cache_dir() / "numba").resolve()
+    roots = [folder] if own else _our_kernel_folders(folder)
+    found: list[Path] = []
+    for root in roots:
+        with contextlib.suppress(OSError):  # unreadable: nothing of it is listed
+            found += [p for p in root.rglob("*") if p.suffix in (".nbi", ".nbc") and p.is_file()]
+    return found
 
 
 def _size(paths: Iterable[Path]) -> int:
@@ -364,11 +389,15 @@ def clean_command(
     removed = 0
     verb = "Would remove" if dry_run else "Removed"
     tables = [(p, n) for p, n in chosen if p.suffix != ".nbi" and p.suffix != ".nbc"]
+    failed: list[str] = []
     for p, n in tables:
         if not dry_run:
             try:
                 p.unlink()
             except FileNotFoundError:
+                continue
+            except OSError as e:  # one bad entry: say so, go on with the others
+                failed.append(f"{p.name}: {e.strerror or e}")
                 continue
         console.print(f"{verb} {p.name} ({_format_bytes(n)})", highlight=False, soft_wrap=True)
         freed += n
@@ -376,8 +405,12 @@ def clean_command(
     kernels = [(p, n) for p, n in chosen if (p, n) not in tables]
     if kernels:
         if not dry_run:
-            for p, _ in kernels:
-                p.unlink(missing_ok=True)
+            for p, n in list(kernels):
+                try:
+                    p.unlink(missing_ok=True)
+                except OSError as e:
+                    failed.append(f"{p.name}: {e.strerror or e}")
+                    kernels.remove((p, n))
         size = _format_bytes(sum(n for _, n in kernels))
         console.print(
             f"{verb} {len(kernels)} compiled-kernel files ({size}) in {_numba_folder()}",
@@ -386,12 +419,18 @@ def clean_command(
         )
         freed += sum(n for _, n in kernels)
         removed += len(kernels)
-    if not removed:
+    if failed:
+        err = make_console(stderr=True)
+        for line in failed:
+            err.print(f"Could not remove {printable(line)}", highlight=False, soft_wrap=True)
+    if not removed and not failed:
         console.print("Nothing to remove.")
     elif dry_run:
         console.print(f"Would free {_format_bytes(freed)}; nothing was removed (--dry-run).")
     else:
         console.print(f"Freed {_format_bytes(freed)}.")
+    if failed:
+        raise click.ClickException(f"{len(failed)} of the files could not be removed (above)")
 
 
 @cache.command("verify", short_help="Check the tables' checksums; stamp old tables.")
