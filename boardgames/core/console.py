@@ -33,11 +33,45 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 
 
+MAX_LINE = 65536
+"""Characters of one answer that are read; the rest of a longer line is skipped (the
+answer is then refused as the game refuses any other bad answer, and asked again)."""
+MAX_UNENDING = 64 * 2**20
+"""Characters read of one line before input that never ends a line (``</dev/zero``)
+counts as the end of input."""
+
+
+def _read_line() -> str:
+    """One line from standard input, cut to :data:`MAX_LINE` characters (the rest of the
+    line is read and dropped); input that never ends a line is the end of input."""
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if line == "":
+        raise EOFError
+    if len(line) > MAX_LINE and not line.endswith("\n"):
+        read = len(line)
+        while True:
+            chunk = sys.stdin.readline(MAX_LINE)
+            read += len(chunk)
+            if chunk == "" or chunk.endswith("\n"):
+                break
+            if read > MAX_UNENDING:
+                raise EOFError
+        line = line[:MAX_LINE]
+    return line.rstrip("\r\n")
+
+
 def ask(console: Console, prompt: str) -> str:
-    """Read one line after ``prompt``; raise :class:`EndOfInput` on Ctrl-D or Ctrl-C."""
+    """Read one line after ``prompt``; raise :class:`EndOfInput` on Ctrl-D or Ctrl-C.
+
+    From a terminal, rich's line input; from a file or a pipe, a bounded read (at most
+    :data:`MAX_LINE` characters of a line are kept, and input that never ends a line is
+    taken for the end of input), so no input can fill the memory."""
     try:
-        return console.input(prompt)
-    except (EOFError, KeyboardInterrupt):
+        if sys.stdin is not None and sys.stdin.isatty():
+            return console.input(prompt)
+        console.print(prompt, end="")
+        return _read_line()
+    except (EOFError, KeyboardInterrupt, OSError):
         console.print()
         raise EndOfInput from None
 

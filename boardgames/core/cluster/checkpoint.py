@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import json
 import os
+import stat
 import time
 import zlib
 from collections.abc import Iterable
@@ -56,6 +57,13 @@ class Checkpoint:
         another key is skipped with a warning. Returns the finished results by key."""
         header = {"boardgames_checkpoint": CHECKPOINT_FORMAT, "version": package_version(),
                   "job": self.job}  # fmt: skip
+        with contextlib.suppress(OSError):  # missing: created below; else open() says why
+            if not stat.S_ISREG(self.path.stat().st_mode):
+                raise ClusterError(
+                    f"checkpoint {self.path} is not a regular file (a device, a folder or a "
+                    "pipe); give the name of a file",
+                    bad_input=True,
+                )
         try:
             f = self.path.open("a+", encoding="utf-8", newline="\n")
         except OSError as e:

@@ -23,6 +23,7 @@ from boardgames.kalah.cli.options import plural, position, position_options, sco
 from boardgames.kalah.cli.solve_jobs import job_options, run_job_solve
 from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.cli.tables import endgame_option, load_table, table_stones
+from boardgames.kalah.exact import sizing
 from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.exact.sizing import (
     SOLVE_RATE,
@@ -109,6 +110,13 @@ def solve(
         raise click.UsageError("--empty-capture is a variant of the classic rules")
     if rules != "classic" and endgame_spec not in ("auto", "0"):
         raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
+    if hash_mb is not None and cluster is None:  # (on a cluster the workers hold it)
+        available = sizing.available_memory()
+        if hash_mb * 2**20 > available // 2:
+            raise click.UsageError(
+                f"--hash {hash_mb:g} MiB is more than half the memory available "
+                f"({available / 2**20:,.0f} MiB); give at most --hash {available // 2**21:,}"
+            )
     game, state = position(pits, seeds, rules, board, to_move, empty_capture=empty_capture)
     pits = game.pits
     total = int(state[: 2 * pits + 2].sum())
