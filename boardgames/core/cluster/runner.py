@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,35 @@ class RunReport:
     resumed: int
     seconds: float
     task_seconds: dict[str, float] = field(default_factory=dict)
+
+
+ANSWER_SECONDS = CONNECT_SECONDS + 1.0
+"""How long connecting may take in all: a server that takes the connection but is no Dask
+scheduler (a web server, say) never completes Dask's handshake, and Client's own timeout
+does not cover that."""
+
+
+def _within(make: Callable[[], Any], seconds: float = ANSWER_SECONDS) -> Any:
+    """``make()`` (a Dask Client) run in a helper thread, or :class:`TimeoutError` when it
+    has not answered within ``seconds`` (the thread is left to end with the process)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = make()
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True, name="boardgames-connect")
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError(
+            "the server there took the connection but gave no Dask scheduler's answer"
+        )
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 class Runner:
@@ -129,9 +159,13 @@ class Runner:
                 )
                 self.client = Client(self.cluster, timeout=f"{CONNECT_SECONDS}s")
             elif self.spec.kind == "file":
-                self.client = Client(scheduler_file=self.spec.target, timeout=f"{CONNECT_SECONDS}s")
+                target = self.spec.target
+                self.client = _within(
+                    lambda: Client(scheduler_file=target, timeout=f"{CONNECT_SECONDS}s")
+                )
             else:
-                self.client = Client(self.spec.target, timeout=f"{CONNECT_SECONDS}s")
+                address = self.spec.target
+                self.client = _within(lambda: Client(address, timeout=f"{CONNECT_SECONDS}s"))
         except (OSError, TimeoutError) as e:
             self.close()
             raise ClusterError(
@@ -141,6 +175,11 @@ class Runner:
             ) from None
         except Exception as e:
             self.close()
+            if self.spec.kind != "local":  # the address answered, but not as Dask does
+                raise ClusterError(
+                    f"no Dask scheduler answered at {self.spec.text}: the server there "
+                    f"answered something else ({_first_line(e)}); check the address"
+                ) from None
             raise ClusterError(
                 f"could not start the cluster {self.spec.text}: {_first_line(e)}"
             ) from None
