@@ -20,16 +20,28 @@ def cache_dir() -> _Path:
 
 
 def _writable(folder: str) -> bool:
-    """True when a file can be created in ``folder`` (made if missing); a real write, since
-    permission bits say nothing for root or on a read-only file system."""
+    """True when a file can be created in ``folder``; a real write, since permission bits
+    say nothing for root or on a read-only file system. Folders made for the check are
+    removed again: a command that compiles nothing leaves no trace."""
     import tempfile
 
+    missing = []
+    path = _os.path.abspath(folder)
+    while not _os.path.exists(path) and path != _os.path.dirname(path):
+        missing.append(path)
+        path = _os.path.dirname(path)
     try:
         _os.makedirs(folder, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             return True
     except OSError:
         return False
+    finally:
+        for made in missing:  # deepest first
+            try:
+                _os.rmdir(made)
+            except OSError:
+                break
 
 
 def _kernel_cache() -> None:

@@ -361,7 +361,9 @@ def clean_command(
     folder = cache_dir()
     chosen: list[tuple[Path, int]] = []
     kept: list[CacheFile] = []
-    for e in _scan(folder):
+    # (the tables are looked at only when asked for: telling a current table from a stale
+    # one compiles a small kernel, which --numba alone must not do)
+    for e in _scan(folder) if (stale or everything or specs) else []:
         if e.temporary:
             if e.writing:
                 if stale or everything or _matches(e, wanted):

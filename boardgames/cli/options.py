@@ -9,6 +9,9 @@ cluster layer's spec parser only, no dask, numpy or numba.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -62,10 +65,18 @@ def cluster_option(
 
 
 def _file_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """A checkpoint FILE: a name, and not a device, a folder or a pipe (those would be
+    read without end, or not at all), checked before any work starts."""
     if value is None:
         return None
     if not value.strip():
         raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
+    with contextlib.suppress(OSError):  # missing: it is made; unreadable: said when opened
+        if not stat.S_ISREG(os.stat(value).st_mode):
+            raise click.BadParameter(
+                f"{value} is not a regular file (a device, a folder or a pipe); give the "
+                "name of a file"
+            )
     return Path(value)
 
 

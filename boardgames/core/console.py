@@ -60,6 +60,13 @@ def _read_line() -> str:
     return line.rstrip("\r\n")
 
 
+class _BoundedInput:
+    """Standard input for :meth:`rich.console.Console.input`: lines of :func:`_read_line`."""
+
+    def readline(self) -> str:
+        return _read_line()
+
+
 def ask(console: Console, prompt: str) -> str:
     """Read one line after ``prompt``; raise :class:`EndOfInput` on Ctrl-D or Ctrl-C.
 
@@ -69,8 +76,7 @@ def ask(console: Console, prompt: str) -> str:
     try:
         if sys.stdin is not None and sys.stdin.isatty():
             return console.input(prompt)
-        console.print(prompt, end="")
-        return _read_line()
+        return console.input(prompt, stream=_BoundedInput())  # type: ignore[arg-type]
     except (EOFError, KeyboardInterrupt, OSError):
         console.print()
         raise EndOfInput from None

@@ -52,6 +52,28 @@ def test_kalah_perft_says_up_front_that_it_never_ends_and_stops(tmp_path: Path) 
     assert "subtrees" in run.stderr.splitlines()[-1]
 
 
+STRANGE_GAME = Path(__file__).resolve().parents[2] / "docs" / "games" / "strange-game.txt"
+
+
+@pytest.mark.parametrize(
+    ("extra", "ready"),
+    [
+        ([], "Building the endgame table"),  # the default: the 20-stone table first
+        (["--endgame", "0"], "Reviewing the game: "),
+        (["--quick"], "Reviewing the game: "),
+    ],
+    ids=["default", "no-tables", "quick"],
+)
+def test_kalah_review_stops_and_says_how_far_it_got(
+    extra: list[str], ready: str, tmp_path: Path
+) -> None:
+    run = interrupt(["kalah", "review", str(STRANGE_GAME), *extra], ready, tmp_path)
+    check_clean_stop(run)
+    last = run.stderr.splitlines()[-1]
+    if ready.startswith("Reviewing"):
+        assert last.endswith(" of 26 moves done."), last
+
+
 def test_kalah_solve_big_board_reports_and_stops(tmp_path: Path) -> None:
     args = ["kalah", "solve", "--pits", "12", "--seeds", "20", "--endgame", "0"]
     run = interrupt(args, "Solving 12 pits x 20 stones (classic): ", tmp_path)

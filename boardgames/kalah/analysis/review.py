@@ -46,6 +46,7 @@ class Reviewer:
         self.exact_nodes = exact_nodes
         self.solver = Solver(game.pits, game.rules, hash_mb=256, endgame=table)
         self.first_guess = FirstGuess(game)
+        self._stopped = False
 
     def _guess(self, state: State) -> int:
         """MTD(f)'s first guess for the solver: searches to at most ``GUESS_DEPTH``
@@ -76,8 +77,15 @@ class Reviewer:
             after_value = answer.value if game.to_move(after) == player else -answer.value
         return before.value, after_value, list(before.move)
 
+    def stop(self) -> None:
+        """End a :meth:`review_move` running in another thread: the solver's search ends at
+        once (:class:`SearchStopped`) and no depth-limited search follows it."""
+        self._stopped = True
+        self.solver.stop()
+
     def review_move(self, state: State, pits: tuple[int, ...], number: int) -> dict:
-        """One row of the review (see ``kalah review --help``)."""
+        """One row of the review (see ``kalah review --help``); :class:`SearchStopped`
+        after :meth:`stop`."""
         exact = False
         if self.exact_nodes > 0:
             try:
@@ -85,6 +93,8 @@ class Reviewer:
                 exact = True
             except SearchStopped:
                 pass
+        if self._stopped:
+            raise SearchStopped("the review was stopped")
         if not exact:
             before, after, best = self._searched(state, pits)
         loss = max(0, before - after) if exact else _stones(before) - _stones(after)

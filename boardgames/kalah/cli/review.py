@@ -3,6 +3,8 @@ solver reaches."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,6 +12,7 @@ import click
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.progress import Progress, Stopped, stopped_message
 from boardgames.core.protocol import describe_score
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli.options import load_record
@@ -22,8 +25,10 @@ from boardgames.kalah.exact.sizing import (
     review_stones,
 )
 
-if TYPE_CHECKING:  # numba loads only where a solve runs
-    pass
+if TYPE_CHECKING:  # numba loads only where a review runs
+    from boardgames.core.protocol import State
+    from boardgames.kalah.analysis.review import Reviewer
+    from boardgames.kalah.record import ReplayStep
 
 
 @click.command()
@@ -103,13 +108,7 @@ def review(
         stones = table_stones(endgame_spec, pits, total, game.rules, ec)
     table, source = review_table(console, pits, stones, as_json, ec)
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
-    rows = []
-    state = game.initial_state(record.first)
-    with console.status("Reviewing…") as status:
-        for k, step in enumerate(steps, 1):
-            status.update(f"Reviewing move {k} of {len(steps)}…")
-            rows.append(reviewer.review_move(state, step.pits, k))
-            state = step.state
+    rows = _review_with_progress(reviewer, game.initial_state(record.first), steps)
     exact = sum(1 for r in rows if r["exact"])
     tables = _tables_text(pits, stones, source) + why
     if as_json:
@@ -191,3 +190,40 @@ def _review_table(rows: list[dict], file: Path) -> FitTable:
 
 def _fmt(value: int, exact: bool) -> str:
     return f"{value:+d}" if exact else describe_score(value)
+
+
+def _review_with_progress(reviewer: Reviewer, start: State, steps: list[ReplayStep]) -> list[dict]:
+    """Every move's row, the review running in a worker thread so that the main thread
+    shows the progress on stderr and stops it within a second of Ctrl-C (the solver's
+    search ends at once; the line says how many moves were reviewed)."""
+    rows: list[dict] = []
+    box: dict[str, BaseException] = {}
+
+    def work() -> None:
+        state = start
+        try:
+            for k, step in enumerate(steps, 1):
+                rows.append(reviewer.review_move(state, step.pits, k))
+                state = step.state
+        except BaseException as e:  # handed to the main thread
+            box["error"] = e
+
+    t0 = time.perf_counter()
+    thread = threading.Thread(target=work, daemon=True, name="boardgames-review")
+    with Progress(
+        "Reviewing the game", len(steps), "moves", console=make_console(stderr=True)
+    ) as bar:
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(0.1)
+                bar.update(len(rows))
+        except KeyboardInterrupt:
+            reviewer.stop()
+            thread.join(1.0)
+            raise Stopped(
+                stopped_message(time.perf_counter() - t0, len(rows), len(steps), "moves")
+            ) from None
+    if "error" in box:
+        raise box["error"]
+    return rows
