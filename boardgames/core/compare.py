@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from boardgames.core.files import save_figure
 from boardgames.core.mcts import MctsSearcher
 from boardgames.core.protocol import (
     Game,
@@ -435,9 +436,7 @@ def write_plot(rows: Sequence[CompareRow], path: Path, title: str) -> None:
     fig.suptitle(title)
     fig.tight_layout()
     try:
-        fig.savefig(path)
-    except OSError as e:
-        raise click.UsageError(f"cannot write the plot to {path}: {e.strerror}") from None
+        save_figure(fig, path)
     finally:
         plt.close(fig)
 

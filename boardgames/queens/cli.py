@@ -23,6 +23,7 @@ from boardgames.cli import InputError
 from boardgames.cli.options import cluster_options, json_option
 from boardgames.core.cluster import Checkpoint, ClusterSpec, Runner, describe_estimate
 from boardgames.core.console import make_console, print_json
+from boardgames.core.files import check_output, save_figure
 from boardgames.core.progress import DAY, Progress, Stopped, interruptible
 from boardgames.core.protocol import GameError, quote
 from boardgames.queens import counting
@@ -514,6 +515,7 @@ def compare_command(
     plot_path = plot
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise click.UsageError(f"--plot {plot_path}: the file name must end in .png")
+    check_output("--plot", plot_path)
     if plot_path is not None:
         _need_matplotlib()
 
@@ -650,8 +652,6 @@ def _plot(path: str, n: int, fundamental: bool, rows: list[dict[str, object]]) -
         ax.text(s, bar.get_y() + bar.get_height() / 2, f" {s:.3g} s", va="center")
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=120)
-    except OSError as e:
-        raise click.UsageError(f"cannot write the plot to {path}: {e.strerror or e}") from None
+        save_figure(fig, path, dpi=120)
     finally:
         plt.close(fig)

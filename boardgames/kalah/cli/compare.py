@@ -20,6 +20,7 @@ from boardgames.core.compare import (
     write_plot,
 )
 from boardgames.core.console import make_console, print_json
+from boardgames.core.files import check_output
 from boardgames.core.protocol import GameError
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.cli.options import board_options
@@ -88,6 +89,7 @@ def compare_command(
     \b
         boardgames compare kalah --seeds 4 --depth 6 --positions 5 --engine numba
     """
+    check_output("--plot", plot)
     try:
         game = Kalah(pits, seeds, rules, evaluation)
     except GameError as e:

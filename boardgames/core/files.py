@@ -1,0 +1,88 @@
+"""Writing output files the user names (a plot, a picture): checked before the work starts,
+written whole or not at all, and a failed write is an error, never a silent success.
+Standard library only."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+class WriteFailed(click.ClickException):
+    """An output file that could not be written after the work was done: status 1."""
+
+    exit_code = 1
+
+
+def output_problem(path: Path) -> str | None:
+    """Why ``path`` cannot take an output file, told before any work is done, or None: it
+    is a folder, or its folder is missing or is a file."""
+    if path.is_dir():
+        return f"{path} is a directory; give a file name"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.exists():
+        return f"{path}: the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{path}: {folder} is not a directory"
+    return None
+
+
+def check_output(option: str, path: Path | str | None) -> None:
+    """A usage error (status 2) when :func:`output_problem` finds one for ``path``."""
+    if path is None:
+        return
+    problem = output_problem(Path(path))
+    if problem is not None:
+        raise click.UsageError(f"{option}: {problem}")
+
+
+def write_atomic(path: Path | str, data: bytes) -> None:
+    """Write ``data`` to ``path``: a regular (or new) file through a temporary file in the
+    same folder, synced and renamed over it, so it is whole or absent; a device or a pipe
+    written directly. Any failure (a full disk, no permission) raises :class:`OSError`."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+        regular = stat.S_ISREG(mode)
+        permissions = stat.S_IMODE(mode)  # a replaced file keeps its permissions
+    except FileNotFoundError:
+        regular = True
+        umask = os.umask(0)
+        os.umask(umask)
+        permissions = 0o666 & ~umask  # as open() would make it
+    if not regular:
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+        return
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temp, permissions)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def save_figure(fig: Any, path: Path | str, **options: Any) -> None:
+    """A matplotlib figure written with :func:`write_atomic` (its format from the file's
+    ending, PNG without one); a failed write is :class:`WriteFailed`, one line."""
+    buffer = io.BytesIO()
+    suffix = Path(path).suffix.lstrip(".").lower() or "png"
+    fig.savefig(buffer, format=suffix, **options)
+    try:
+        write_atomic(path, buffer.getvalue())
+    except OSError as e:
+        raise WriteFailed(f"cannot write the plot to {path}: {e.strerror or e}") from None

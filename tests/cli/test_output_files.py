@@ -1,0 +1,105 @@
+"""Output files the user names (issue 34, class 4, for plots): checked before the work,
+written whole or not at all, and a failed write is status 1 and one line, never
+"written"."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+from boardgames.core.files import output_problem, write_atomic
+
+KALAH = ["compare", "kalah", "--pits", "2", "--seeds", "2", "--depth", "2"]
+QUEENS = ["compare", "queens", "-n", "5", "--methods", "naive"]
+
+
+def test_write_atomic_writes_whole_files_with_the_usual_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "out.bin"
+    write_atomic(path, b"first")
+    assert path.read_bytes() == b"first"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    path.chmod(0o640)
+    write_atomic(path, b"second")
+    assert path.read_bytes() == b"second" and stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]  # no temporary left
+
+
+def test_write_atomic_to_a_full_device_raises() -> None:
+    with pytest.raises(OSError):
+        write_atomic(Path("/dev/full"), b"x" * 100_000)
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"old")
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        write_atomic(path, b"new")
+    assert path.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda d: d, "is a directory"),
+        (lambda d: d / "missing" / "x.png", "does not exist"),
+        (lambda d: d / "a-file" / "x.png", "is not a directory"),
+    ],
+    ids=["folder", "missing-folder", "under-a-file"],
+)
+def test_output_problems_are_found_before_the_work(tmp_path: Path, make, reason: str) -> None:
+    (tmp_path / "a-file").write_text("x")
+    assert reason in str(output_problem(make(tmp_path)))
+    assert output_problem(tmp_path / "fine.png") is None
+
+
+def test_a_plot_on_a_full_disk_is_status_1_and_one_line() -> None:
+    pytest.importorskip("matplotlib")
+    result = CliRunner().invoke(cli, [*KALAH, "--plot", "/dev/full"])
+    assert result.exit_code == 1, result.output
+    assert "Plot written" not in result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines[-1] == "Error: cannot write the plot to /dev/full: No space left on device"
+
+
+@pytest.mark.parametrize("command", [KALAH, QUEENS], ids=["kalah", "queens"])
+def test_a_full_disk_behind_a_png_name_is_status_1(command: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    link = tmp_path / "full.png"
+    link.symlink_to("/dev/full")
+    result = CliRunner().invoke(cli, [*command, "--plot", str(link)])
+    assert result.exit_code == 1, result.output
+    assert "No space left on device" in result.stderr
+
+
+@pytest.mark.parametrize("command", [KALAH, QUEENS], ids=["kalah", "queens"])
+def test_a_plot_path_under_a_file_is_refused_before_the_work(
+    command: list[str], tmp_path: Path
+) -> None:
+    (tmp_path / "a-file").write_text("x")
+    result = CliRunner().invoke(cli, [*command, "--plot", str(tmp_path / "a-file" / "x.png")])
+    assert result.exit_code == 2
+    assert "is not a directory" in result.stderr
+    assert "positions visited" not in result.stdout  # nothing was compared
+
+
+@pytest.mark.parametrize("command", [KALAH, QUEENS], ids=["kalah", "queens"])
+def test_a_plot_is_written_whole(command: list[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "plot.png"
+    result = CliRunner().invoke(cli, [*command, "--plot", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes().startswith(b"\x89PNG\r\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png"]
