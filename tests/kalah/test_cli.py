@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -284,7 +285,7 @@ def test_two_humans(tmp_path: Path) -> None:
     assert [m.pits for m in read_record(record).moves] == [(2,), (8,)]
 
 
-def test_record_that_becomes_unwritable_only_warns(
+def test_a_record_that_becomes_unwritable_is_kept_elsewhere_and_the_status_is_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from boardgames.kalah.record import Record
@@ -294,17 +295,32 @@ def test_record_that_becomes_unwritable_only_warns(
 
     def flaky_save(self: Record, path: object) -> None:
         calls["n"] += 1
-        if calls["n"] > 2:
+        if calls["n"] > 2 and Path(str(path)).name == "g.klh":  # the disk of the record only
             raise OSError(28, "No space left on device")
         real_save(self, path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Record, "save", flaky_save)
-    result = run(["play", "--depth", "1", "--record", str(tmp_path / "g.klh")], "0\n1\nquit\n")
-    assert_clean(result)
-    out = " ".join(result.output.split())
-    assert out.count("Cannot write the record") == 1
-    assert "No space left on device; the game goes on unrecorded." in out
-    assert "The record could not be saved (see above)." in out
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    tempfile.tempdir = None  # (gettempdir reads TMPDIR again)
+    try:
+        path = tmp_path / "g.klh"
+        result = run(["play", "--depth", "1", "--record", str(path)], "0\n1\nquit\n")
+    finally:
+        tempfile.tempdir = None
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    err = " ".join(result.stderr.split())
+    assert err.count("Cannot write the record") == 1  # said once, on stderr
+    assert "No space left on device; the game goes on, its record kept in memory." in err
+    assert "Cannot write" not in result.stdout
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("boardgames-game-")]
+    assert len(kept) == 1  # the record, saved in the temporary folder at the end
+    out = " ".join(result.stdout.split())
+    assert f"it is saved in {kept[0]} instead." in out
+    assert err.endswith(
+        f"Error: the record could not be written to {path} (No space left on device); it is "
+        f"saved in {kept[0]} instead"
+    )
+    assert "1) A: 0" in kept[0].read_text(encoding="utf-8")
 
 
 def test_analyse_finished_draw() -> None:

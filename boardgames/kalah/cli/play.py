@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ from rich.markup import escape
 
 from boardgames.core.console import EndOfInput, ask, file_name, make_console
 from boardgames.core.protocol import GameError, State
+from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     board_options,
     engine_config,
@@ -35,6 +37,12 @@ from boardgames.kalah.play.program import (
     value_text,
 )
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record
+
+
+class RecordNotSaved(click.ClickException):
+    """The game's record could not be written where it was asked for: status 1."""
+
+    exit_code = 1
 
 
 @dataclass
@@ -65,6 +73,9 @@ class KalahPlay:
     turn_open: bool = False
     announced: bool = False
     save_failed: bool = False
+    save_error: str = ""
+    unsaved: str | None = None
+    """Set at the end when the record could not be written where it was asked for."""
     history: list[_Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -90,16 +101,42 @@ class KalahPlay:
         return PLAYER_NAMES[player]
 
     def save(self) -> None:
-        """Write the record; after a failure mid-game, warn once and play on."""
+        """Write the record after every sowing. A failure is said once on stderr and the
+        game goes on, the record kept in memory; every later sowing tries again, and
+        :meth:`keep` saves it elsewhere at the end if the file stays unwritable."""
         try:
             self.record.save(self.record_path)
         except OSError as e:
             if not self.save_failed:
-                self.save_failed = True
-                self.console.print(
-                    f"[red]Cannot write the record to {escape(str(self.record_path))}: "
-                    f"{e.strerror or e}; the game goes on unrecorded.[/]"
+                make_console(stderr=True).print(
+                    f"Cannot write the record to {escape(printable(str(self.record_path)))}: "
+                    f"{e.strerror or e}; the game goes on, its record kept in memory.",
+                    highlight=False,
+                    soft_wrap=True,
                 )
+            self.save_failed = True
+            self.save_error = str(e.strerror or e)
+        else:
+            self.save_failed = False
+
+    def keep(self) -> str:
+        """At the end: where the record is. If its file could not be written, it is saved
+        in the temporary folder instead (or, failing that too, shown here), and the
+        command then ends with status 1 (:class:`RecordNotSaved`)."""
+        if not self.save_failed:
+            return f"saved in {escape(printable(str(self.record_path)))}"
+        fallback = (
+            Path(tempfile.gettempdir()) / f"boardgames-game-{time.strftime('%Y%m%d-%H%M%S')}.klh"
+        )
+        try:
+            self.record.save(fallback)
+            where = f"saved in {fallback} instead"
+        except OSError:
+            self.console.print(self.record.text(), markup=False, highlight=False)
+            where = "shown above (it could be saved nowhere)"
+        why = f"({self.save_error}); it is {where}"
+        self.unsaved = f"the record could not be written to {self.record_path} {why}"
+        return f"not saved in {escape(printable(str(self.record_path)))} {why}"
 
     def show(self, highlight: int | None = None) -> None:
         self.console.print(self.game.render(self.state, highlight))
@@ -154,12 +191,7 @@ class KalahPlay:
         self.finish()
 
     def stopped(self) -> None:
-        if self.save_failed:
-            self.console.print("Game stopped. The record could not be saved (see above).")
-        else:
-            self.console.print(
-                f"Game stopped. The record so far is saved in {escape(str(self.record_path))}."
-            )
+        self.console.print(f"Game stopped. The record so far is {self.keep()}.")
 
     def finish(self) -> None:
         g = self.game
@@ -176,7 +208,7 @@ class KalahPlay:
             line += " [bold green]You win![/]" if human_won else " [bold]I win.[/]"
         self.console.print(line)
         if self.save_failed:
-            self.console.print("The record could not be saved (see above).")
+            self.console.print(f"The record is {self.keep()}.")
         else:
             self.console.print(
                 f"Record saved in {escape(str(self.record_path))} "
@@ -436,3 +468,5 @@ def play(
                 if kind == "program":
                     engine_for(game, session.program_of(player))
     session.run()
+    if session.unsaved is not None:
+        raise RecordNotSaved(session.unsaved)
