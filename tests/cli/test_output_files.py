@@ -103,3 +103,20 @@ def test_a_plot_is_written_whole(command: list[str], tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert path.read_bytes().startswith(b"\x89PNG\r\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png"]
+
+
+@pytest.mark.parametrize("place", ["under-a-file", "a-file"])
+def test_a_table_that_cannot_be_cached_is_said_and_not_called_cached(
+    tmp_path: Path, place: str
+) -> None:
+    (tmp_path / "a-file").write_text("x")
+    cache = tmp_path / "a-file" / "cache" if place == "under-a-file" else tmp_path / "a-file"
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "solve", "--pits", "5", "--seeds", "3", "--endgame", "10"],
+        env={"BOARDGAMES_CACHE": str(cache)},
+    )
+    assert result.exit_code == 0, result.output
+    assert f"The endgame table could not be saved in {cache} (" in result.stderr
+    assert "it serves this run only, and the next run builds it again." in result.stderr
+    assert "cached at" not in result.stdout and "not cached (see above)" in result.stdout

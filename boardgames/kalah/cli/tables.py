@@ -105,7 +105,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
         console.print(
             f"Endgame tables: up to {stones} stones, {plan.entries:,} positions "
             f"({table.nbytes / 2**20:.1f} MiB), built in {table.build_seconds:.1f} s, "
-            f"cached at {plan.path}"
+            + (f"cached at {plan.path}" if plan.path.exists() else "not cached (see above)")
         )
     return table
 

@@ -619,8 +619,12 @@ def load_or_build(
         for old in path.parent.glob(f"{stem}-*.npy"):
             if old != path:
                 old.unlink(missing_ok=True)
-    except OSError:
-        return built  # no writable cache: the table still works for this run
+    except OSError as e:  # no writable cache: the table still works for this run
+        warn(
+            f"The endgame table could not be saved in {path.parent} ({_reason(e)}): it "
+            "serves this run only, and the next run builds it again."
+        )
+        return built
     if mmap:
         # just written from ``built``: mapped without reading it back
         try:
