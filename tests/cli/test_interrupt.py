@@ -74,6 +74,17 @@ def test_kalah_review_stops_and_says_how_far_it_got(
         assert last.endswith(" of 26 moves done."), last
 
 
+@pytest.mark.parametrize("extra", [[], ["--json"]], ids=["text", "json"])
+def test_kalah_analyse_for_an_hour_shows_its_depth_and_stops(
+    extra: list[str], tmp_path: Path
+) -> None:
+    run = interrupt(["kalah", "analyse", "--time", "3600", *extra], "Thinking: ", tmp_path)
+    check_clean_stop(run)
+    last = run.stderr.splitlines()[-1]
+    assert ": the search had reached depth " in last and last.endswith("no move was chosen.")
+    assert run.stdout.strip() == ""  # no half answer
+
+
 def test_kalah_solve_big_board_reports_and_stops(tmp_path: Path) -> None:
     args = ["kalah", "solve", "--pits", "12", "--seeds", "20", "--endgame", "0"]
     run = interrupt(args, "Solving 12 pits x 20 stones (classic): ", tmp_path)

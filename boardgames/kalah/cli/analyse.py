@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import click
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
-from boardgames.core.protocol import score_bound, score_margin
+from boardgames.core.progress import Progress, interruptible, stopped_message
+from boardgames.core.protocol import State, score_bound, score_margin
 from boardgames.kalah.cli.options import (
     engine_config,
     group_pv,
@@ -20,7 +22,9 @@ from boardgames.kalah.cli.options import (
 )
 from boardgames.kalah.game import (
     PLAYER_NAMES,
+    Kalah,
 )
+from boardgames.kalah.play.engine import EngineConfig
 from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
     engine_for,
@@ -77,12 +81,7 @@ def analyse(
         return
     config = engine_config(depth, time_limit, evaluation, unit)
     console = make_console(stderr=as_json)
-    with console.status("Loading the program (compiled on a machine's first run)…"):
-        engine_for(game, config)
-    t0 = time.perf_counter()
-    with console.status("Thinking…"):
-        best, result = program_compound(game, state, config)
-    seconds = time.perf_counter() - t0
+    best, result, seconds = _think(game, state, config)
     groups = group_pv(game, state, result.pv)
     if as_json:
         print_json(
@@ -127,3 +126,37 @@ def analyse(
         console.print(f"[dim]looked up in the endgame tables in {seconds:.2f} s[/]")
     else:
         console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")
+
+
+def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], Any, float]:
+    """The program's compound move, with its progress on stderr (the depth each finished
+    iteration reached and its value) and a Ctrl-C that says how far the search got."""
+    err = make_console(stderr=True)
+    with Progress("Loading the program (compiled once, then cached)", console=err, delay=3):
+        engine = engine_for(game, config)
+    reached: list[tuple[int, int, int]] = []
+    t0 = time.perf_counter()
+
+    def stopped() -> str:
+        if not reached:
+            return stopped_message(time.perf_counter() - t0, extra=": no search depth finished")
+        depth, value, nodes = reached[-1]
+        text = value_text(value, config.evaluation)
+        return stopped_message(
+            time.perf_counter() - t0,
+            extra=f": the search had reached depth {depth} (value {text} for the side to "
+            f"move, {nodes:,} positions); no move was chosen",
+        )
+
+    with Progress("Thinking", console=err, estimate=config.time) as bar, interruptible(stopped):
+
+        def on_iteration(depth: int, value: int, nodes: int) -> None:
+            reached.append((depth, value, nodes))
+            bar.update(0, detail=f"depth {depth}, value {value_text(value, config.evaluation)}")
+
+        engine.on_iteration = on_iteration
+        try:
+            best, result = program_compound(game, state, config)
+        finally:
+            engine.on_iteration = None
+    return list(best), result, time.perf_counter() - t0

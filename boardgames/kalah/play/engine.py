@@ -314,6 +314,9 @@ class KalahEngine:
         self.game = dataclasses.replace(game, evaluation=self.config.evaluation)
         self._tables = tables
         self._solver: Solver | None = None
+        self.on_iteration: Callable[[int, int, int], None] | None = None
+        """Called after each finished iteration of an iterative search with its depth, its
+        value and the positions examined so far (progress for a person waiting)."""
         t0 = time.perf_counter()
         if self.config.strategy in BUDGET_STRATEGIES:  # pure Python: nothing to load
             self.warmup_seconds = 0.0
@@ -396,6 +399,8 @@ class KalahEngine:
                 break
             guess = r.value
             best = EngineAnswer((), r.value, r.pv, 0, d, 0.0, d == max_depth)
+            if self.on_iteration is not None:
+                self.on_iteration(d, r.value, nodes)
             if is_terminal_score(r.value) and not tried_proof and cfg.proves:
                 tried_proof = True
                 proof = self.prove(state, r.value, deadline)
@@ -437,6 +442,8 @@ class KalahEngine:
                 break
             guess = r.value
             best = EngineAnswer((), r.value, r.pv, 0, d, 0.0, d == max_depth)
+            if self.on_iteration is not None:
+                self.on_iteration(d, r.value, used)
         best.nodes = used
         return best
 
