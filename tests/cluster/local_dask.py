@@ -42,10 +42,21 @@ class DaskCluster:
         return proc
 
     def wait_for_workers(self, count: int) -> None:
+        """Until ``count`` workers are connected. A client that connects while the
+        scheduler handles a worker's death (a test killed it) can fail its handshake
+        (distributed raises a bare AssertionError there): it connects again."""
         from distributed import Client
 
-        with Client(self.address, timeout="10s") as client:
-            client.wait_for_workers(count, timeout=START_SECONDS)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                with Client(self.address, timeout="10s") as client:
+                    client.wait_for_workers(count, timeout=max(1.0, deadline - time.monotonic()))
+                return
+            except (AssertionError, OSError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
 
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes themselves (children of the nannies)."""
