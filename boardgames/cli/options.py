@@ -9,9 +9,6 @@ cluster layer's spec parser only, no dask, numpy or numba.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from boardgames.core.cluster.spec import ENV_VAR, ClusterError, parse_cluster
+from boardgames.core.files import not_a_regular_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,12 +69,9 @@ def _file_callback(ctx: click.Context, param: click.Parameter, value: str | None
         return None
     if not value.strip():
         raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
-    with contextlib.suppress(OSError):  # missing: it is made; unreadable: said when opened
-        if not stat.S_ISREG(os.stat(value).st_mode):
-            raise click.BadParameter(
-                f"{value} is not a regular file (a device, a folder or a pipe); give the "
-                "name of a file"
-            )
+    problem = not_a_regular_file(value)
+    if problem is not None:
+        raise click.BadParameter(problem)
     return Path(value)
 
 

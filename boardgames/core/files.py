@@ -21,6 +21,20 @@ class WriteFailed(click.ClickException):
     exit_code = 1
 
 
+def not_a_regular_file(path: Path | str) -> str | None:
+    """``PATH is not a regular file (...)`` when ``path`` exists and is a device, a folder
+    or a pipe (a file a command reads would be read without end, or not at all); None for
+    a regular file or a missing one (it is made) or one that cannot be looked at (opening
+    it says why)."""
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return None
+    if regular:
+        return None
+    return f"{path} is not a regular file (a device, a folder or a pipe); give the name of a file"
+
+
 def output_problem(path: Path) -> str | None:
     """Why ``path`` cannot take an output file, told before any work is done, or None: it
     is a folder, or its folder is missing or is a file."""

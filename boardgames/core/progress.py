@@ -21,9 +21,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.text import Text
+
+T = TypeVar("T")
 
 EXIT_STOPPED = 130
 """Exit status after Ctrl-C (128 + SIGINT), the shell's convention."""
@@ -387,3 +390,40 @@ def stopped_message(
         return text + f"{extra}."
     what = f"{format_count(done)} of {format_count(total)}" if total else format_count(done)
     return f"{text}: {what}{' ' + unit if unit else ''} done{extra}."
+
+
+def run_in_thread(
+    work: Callable[[], T],
+    *,
+    stop: Callable[[], None],
+    tick: Callable[[], None] | None = None,
+    stop_wait: float | None = None,
+) -> T:
+    """``work()`` in a worker thread, so that this (the main) thread stays free to show
+    progress (``tick`` every 0.1 s) and to see Ctrl-C, which long jitted work would hold
+    off. On Ctrl-C, ``stop()`` asks the work to end, the worker is waited for (at most
+    ``stop_wait`` seconds; None: until it ends) and the ``KeyboardInterrupt`` goes on.
+    What ``work`` raises is raised here."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+            if tick is not None:
+                tick()
+    except KeyboardInterrupt:
+        stop()
+        thread.join(stop_wait)
+        raise
+    if "error" in box:
+        raise box["error"]
+    result: T = box["result"]
+    return result

@@ -150,3 +150,35 @@ def test_a_stopped_command_is_one_line_and_130_through_the_central_funnel() -> N
     result = CliRunner().invoke(root, ["work"])
     assert result.exit_code == EXIT_INTERRUPTED == EXIT_STOPPED == 130
     assert result.stderr.splitlines() == [line] and result.stdout == ""
+
+
+def test_run_in_thread_returns_raises_and_stops() -> None:
+    import threading
+
+    from boardgames.core.progress import run_in_thread
+
+    assert run_in_thread(lambda: 6 * 7, stop=lambda: None) == 42
+
+    def fails() -> None:
+        raise ValueError("from the worker")
+
+    with pytest.raises(ValueError, match="from the worker"):
+        run_in_thread(fails, stop=lambda: None)
+
+    halt = threading.Event()
+    stopped: list[bool] = []
+
+    def waits() -> str:
+        halt.wait(30)
+        return "ended"
+
+    def stop() -> None:
+        stopped.append(True)
+        halt.set()
+
+    def ctrl_c() -> None:  # the main thread sees Ctrl-C while the work runs
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_in_thread(waits, stop=stop, tick=ctrl_c, stop_wait=5)
+    assert stopped == [True] and halt.is_set()

@@ -7,7 +7,6 @@ import contextlib
 import fcntl
 import json
 import os
-import stat
 import time
 import zlib
 from collections.abc import Iterable
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from boardgames.core.cluster.spec import ClusterError
+from boardgames.core.files import not_a_regular_file
 
 CHECKPOINT_FORMAT = 1
 FSYNC_SECONDS = 2.0
@@ -57,13 +57,9 @@ class Checkpoint:
         another key is skipped with a warning. Returns the finished results by key."""
         header = {"boardgames_checkpoint": CHECKPOINT_FORMAT, "version": package_version(),
                   "job": self.job}  # fmt: skip
-        with contextlib.suppress(OSError):  # missing: created below; else open() says why
-            if not stat.S_ISREG(self.path.stat().st_mode):
-                raise ClusterError(
-                    f"checkpoint {self.path} is not a regular file (a device, a folder or a "
-                    "pipe); give the name of a file",
-                    bad_input=True,
-                )
+        problem = not_a_regular_file(self.path)
+        if problem is not None:
+            raise ClusterError(f"checkpoint {problem}", bad_input=True)
         try:
             f = self.path.open("a+", encoding="utf-8", newline="\n")
         except OSError as e:

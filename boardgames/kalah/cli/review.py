@@ -3,7 +3,6 @@ solver reaches."""
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +11,7 @@ import click
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
-from boardgames.core.progress import Progress, Stopped, stopped_message
+from boardgames.core.progress import Progress, Stopped, run_in_thread, stopped_message
 from boardgames.core.protocol import describe_score
 from boardgames.core.tables import Col, FitTable
 from boardgames.kalah.cli.options import load_record
@@ -197,33 +196,23 @@ def _review_with_progress(reviewer: Reviewer, start: State, steps: list[ReplaySt
     shows the progress on stderr and stops it within a second of Ctrl-C (the solver's
     search ends at once; the line says how many moves were reviewed)."""
     rows: list[dict] = []
-    box: dict[str, BaseException] = {}
 
     def work() -> None:
         state = start
-        try:
-            for k, step in enumerate(steps, 1):
-                rows.append(reviewer.review_move(state, step.pits, k))
-                state = step.state
-        except BaseException as e:  # handed to the main thread
-            box["error"] = e
+        for k, step in enumerate(steps, 1):
+            rows.append(reviewer.review_move(state, step.pits, k))
+            state = step.state
 
     t0 = time.perf_counter()
-    thread = threading.Thread(target=work, daemon=True, name="boardgames-review")
     with Progress(
         "Reviewing the game", len(steps), "moves", console=make_console(stderr=True)
     ) as bar:
-        thread.start()
         try:
-            while thread.is_alive():
-                thread.join(0.1)
-                bar.update(len(rows))
+            run_in_thread(
+                work, stop=reviewer.stop, tick=lambda: bar.update(len(rows)), stop_wait=1.0
+            )
         except KeyboardInterrupt:
-            reviewer.stop()
-            thread.join(1.0)
             raise Stopped(
                 stopped_message(time.perf_counter() - t0, len(rows), len(steps), "moves")
             ) from None
-    if "error" in box:
-        raise box["error"]
     return rows

@@ -49,6 +49,7 @@ from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
 from boardgames.core.prefetch import prefetch
+from boardgames.core.progress import run_in_thread
 from boardgames.kalah import kernels as rule_kernels
 from boardgames.kalah.exact.endgame import EndgameTable, rank_state
 from boardgames.kalah.exact.index import pit_stones
@@ -800,25 +801,6 @@ def solve_in_thread(
 ) -> SolveResult:
     """Run :meth:`Solver.solve` in a worker thread so that the main thread stays free to
     show progress (``tick`` every 0.1 s) and to stop the search cleanly on Ctrl-C."""
-    box: dict[str, object] = {}
-
-    def work() -> None:
-        try:
-            box["result"] = solver.solve(state, report, guess=guess)
-        except BaseException as e:  # handed to the caller
-            box["error"] = e
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-            if tick is not None:
-                tick()
-    except KeyboardInterrupt:
-        solver.stop()
-        thread.join()
-        raise
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["result"]  # type: ignore[return-value]
+    return run_in_thread(
+        lambda: solver.solve(state, report, guess=guess), stop=solver.stop, tick=tick
+    )
