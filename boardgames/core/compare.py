@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from boardgames.core.files import save_figure
 from boardgames.core.mcts import MctsSearcher
+from boardgames.core.progress import run_in_thread
 from boardgames.core.protocol import (
     Game,
     State,
@@ -35,6 +34,8 @@ from boardgames.core.tables import Col, FitTable
 
 if TYPE_CHECKING:
     from boardgames.core.mcts import MctsResult
+    from boardgames.core.protocol import SearchResult
+    from boardgames.core.strategies import NumbaSearcher
 
 
 @dataclass
@@ -113,6 +114,10 @@ def plan(
     return pairs, notes
 
 
+ComparisonStep = Callable[[int, int, str], None]
+"""``step(done, total, label)``: searches finished, searches in all, what runs next."""
+
+
 def run_comparison(
     game: Game,
     positions: Sequence[State],
@@ -121,16 +126,18 @@ def run_comparison(
     *,
     again_is_ply: bool = False,
     tt_mib: float = 16.0,
-    console: Console | None = None,
+    step: ComparisonStep | None = None,
     playouts: int = 20_000,
     seed: int = 1,
 ) -> list[CompareRow]:
-    """Run every pair on every position, timing each search; a progress bar on ``console``.
+    """Run every pair on every position, timing each search; ``step`` hears of each one.
 
     numba kernels are loaded (or compiled) and run once on a tiny search before any
     timing, so the seconds are search time only. ``seconds`` is the CPU time of the thread
-    that searches (``time.thread_time``): other programs on a busy machine, and the
-    progress bar's refresh thread, do not inflate it; wall time is kept as well.
+    that searches (``time.thread_time``): other programs on a busy machine, and a progress
+    display's thread, do not inflate it; wall time is kept as well. A numba search runs in
+    a worker thread, so that Ctrl-C (``KeyboardInterrupt``) reaches this one at once and
+    stops the kernel; a Python search sees Ctrl-C itself.
 
     Monte Carlo rows (``mcts``) search ``playouts`` simulations each (seeded with
     ``seed``); their ``nodes`` count playouts, and each position records whether the move
@@ -146,51 +153,40 @@ def run_comparison(
         mcts = MctsSearcher(game)  # compiled (or loaded) here, not in the timing
         mcts.search(positions[0], playouts=4)
     rows = [CompareRow(s, e) for s, e in pairs]
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=console is None,
-    )
-    with progress:
-        task = progress.add_task("searching", total=len(rows) * len(positions))
-        for row in rows:
-            for state in positions:
-                progress.update(task, description=f"{row.strategy} ({row.engine})")
-                if not row.exact:
-                    assert mcts is not None
-                    c0, w0 = time.thread_time(), time.perf_counter()
-                    found = mcts.search(state, playouts=playouts, seed=seed)
-                    row.seconds += time.thread_time() - c0
-                    row.wall_seconds += time.perf_counter() - w0
-                    row.nodes += found.playouts
-                    row.mcts.append(found)
-                    row.values.append(0)
-                    row.moves.append(found.move)
-                    progress.advance(task)
-                    continue
+    total, done = len(rows) * len(positions), 0
+    for row in rows:
+        for state in positions:
+            if step is not None:
+                step(done, total, f"{row.strategy} ({row.engine})")
+            if not row.exact:
+                assert mcts is not None
+                c0, w0 = time.thread_time(), time.perf_counter()
+                found = mcts.search(state, playouts=playouts, seed=seed)
+                row.seconds += time.thread_time() - c0
+                row.wall_seconds += time.perf_counter() - w0
+                row.nodes += found.playouts
+                row.mcts.append(found)
+                row.values.append(0)
+                row.moves.append(found.move)
+            else:
                 if row.engine == "numba":
-                    # Clearing the table (milliseconds for a large one) is set-up, not search.
-                    searcher = numba_searcher(game, tt_mib)
-                    searcher.ws.clear_heuristics()
-                    c0, w0 = time.thread_time(), time.perf_counter()
-                    result = searcher.run(
-                        row.strategy, state, depth, again_is_ply=again_is_ply, fresh=False
+                    result, cpu, wall = _numba_search(
+                        numba_searcher(game, tt_mib), row.strategy, state, depth, again_is_ply
                     )
                 else:
                     c0, w0 = time.thread_time(), time.perf_counter()
                     result = run_strategy(
                         row.strategy, game, state, depth, engine="python", again_is_ply=again_is_ply
                     )
-                row.seconds += time.thread_time() - c0
-                row.wall_seconds += time.perf_counter() - w0
+                    cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
+                row.seconds += cpu
+                row.wall_seconds += wall
                 row.nodes += result.nodes
                 row.values.append(result.value)
                 row.moves.append(result.best_move)
-                progress.advance(task)
+            done += 1
+    if step is not None:
+        step(done, total, "done")
     exact = next((r for r in rows if r.exact), None)
     for row in rows:
         if row.exact:
@@ -202,6 +198,26 @@ def run_comparison(
             best = best_moves(game, state, depth, exact.values[k], again_is_ply, tt_mib)
             row.best.append(row.moves[k] in best)
     return rows
+
+
+def _numba_search(
+    searcher: NumbaSearcher, strategy: str, state: State, depth: int | None, again_is_ply: bool
+) -> tuple[SearchResult, float, float]:
+    """One timed numba search in a worker thread: (result, CPU seconds, wall seconds).
+
+    Clearing the table (milliseconds for a large one) is set-up, not search. On Ctrl-C
+    the kernel is aborted, waited for, and the ``KeyboardInterrupt`` goes on."""
+    searcher.ws.clear_heuristics()
+
+    def work() -> tuple[SearchResult, float, float]:
+        c0, w0 = time.thread_time(), time.perf_counter()
+        result = searcher.run(strategy, state, depth, again_is_ply=again_is_ply, fresh=False)
+        return result, time.thread_time() - c0, time.perf_counter() - w0
+
+    try:
+        return run_in_thread(work, stop=searcher.ws.abort)
+    finally:
+        searcher.ws.resume()
 
 
 def best_moves(

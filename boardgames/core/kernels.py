@@ -124,7 +124,9 @@ def _jit(func: Any, tag: str) -> Any:
     # NRT_incref/NRT_decref pair (two atomic operations and two calls a move) that the
     # refcount pruning did not remove. Measured: +6% positions/s for alphabeta, -20 to -27%
     # time for the search kernel (docs/sections/engine.md).
-    dispatcher = njit(func, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in the stubs
+    # nogil: a search may run in a worker thread while the main thread shows progress and
+    # sees Ctrl-C, then stops it through Workspace.abort (core/compare.py).
+    dispatcher = njit(func, _nrt=False, nogil=True)  # type: ignore[call-overload]  # _nrt: not in the stubs
     dispatcher._cache = _GameCache(dispatcher.py_func, tag)
     return dispatcher
 
@@ -262,6 +264,8 @@ def build_engine(k: GameKernels) -> Engine:
                 code = apply_move(states, ply, mv, params)
                 c = ply + 1
                 nodes += 1
+                if (nodes & 4095) == 0:
+                    limit = stats[2]  # another thread may lower it: Workspace.abort
                 if nodes > limit:
                     stats[0] = nodes
                     stats[1] = 1
@@ -611,6 +615,7 @@ class Workspace:
         )
         self.tt = TranspositionTable(tt_mib) if tt_mib else TranspositionTable(1.0)
         self.max_value = max_value
+        self.stop_requested = False
         self.clear_heuristics()
 
     def reset(self, root: np.ndarray, node_limit: int | None = None) -> None:
@@ -620,6 +625,18 @@ class Workspace:
         self.states[0, :] = root
         self.stats[:] = 0
         self.stats[2] = node_limit if node_limit is not None else np.iinfo(np.int64).max
+        if self.stop_requested:
+            self.stats[2] = -1
+
+    def abort(self) -> None:
+        """Make the search running on this workspace (in another thread) stop soon, as if
+        it had hit its node limit, and every later one at once, until :meth:`resume`."""
+        self.stop_requested = True
+        self.stats[2] = -1
+
+    def resume(self) -> None:
+        """Searches run again after :meth:`abort`."""
+        self.stop_requested = False
         self.pv[:, PV_LENGTH] = 0
 
     def clear_heuristics(self, table: bool = True) -> None:

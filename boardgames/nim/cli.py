@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import click
 from rich.console import Console
@@ -11,6 +13,7 @@ from rich.text import Text
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
+from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
 from boardgames.nim.game import (
@@ -433,14 +436,17 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
             f"{positions:,} positions are reachable from {' '.join(map(str, layout))}; "
             "exhaustive search is limited to 200,000"
         )
+    err = make_console(stderr=True)
     t0 = time.perf_counter()
-    report = verify_bouton(layout, misere)
+    with _step_progress("Exhaustive search", "positions", err) as step:
+        report = verify_bouton(layout, misere, step)
     elapsed = time.perf_counter() - t0
     mcts = None
     if playouts:
-        err = make_console(stderr=True)
-        with err.status("Monte Carlo tree search (compiled on a machine's first run)…"):
-            mcts = mcts_against_bouton(layout, misere, playouts)
+        with _step_progress(
+            "Monte Carlo tree search (compiled on a machine's first run)", "searches", err
+        ) as step:
+            mcts = mcts_against_bouton(layout, misere, playouts, step=step)
     if as_json:
         out = {"game": "nim", "rows": list(layout), "misere": misere, **report.as_dict()}
         if mcts is not None:
@@ -484,3 +490,21 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
             f"{report.mismatches[:3]}"
         )
         raise SystemExit(1)
+
+
+@contextmanager
+def _step_progress(label: str, unit: str, err: Console) -> Iterator[Callable[[int, int], None]]:
+    """A ``step(done, total)`` callback that draws a progress line on stderr, and a Ctrl-C
+    inside the block that says how far the work got."""
+    bar = Progress(label, None, unit, console=err)
+    t0 = time.perf_counter()
+
+    def step(done: int, total: int) -> None:
+        bar.update(done, total)
+
+    def stopped() -> str:
+        return stopped_message(time.perf_counter() - t0, bar.done, bar.total, unit,
+                               extra=f" ({label.split(' (')[0].lower()})")  # fmt: skip
+
+    with bar, interruptible(stopped):
+        yield step

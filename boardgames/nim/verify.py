@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from boardgames.core.mcts import MctsSearcher
@@ -37,21 +38,32 @@ class BoutonReport:
         }
 
 
-def search_verdicts(game: Nim, positions: list[tuple[int, ...]]) -> tuple[dict, int]:
+Step = Callable[[int, int], None]
+"""``step(done, total)``: positions finished so far, positions in all."""
+
+
+def search_verdicts(
+    game: Nim, positions: list[tuple[int, ...]], step: Step | None = None
+) -> tuple[dict, int]:
     """Win (True) or loss for the player to move in each position, by exhaustive search."""
     table: dict = {}
     nodes = 0
     verdict = {}
-    for rows in positions:
+    for k, rows in enumerate(positions):
+        if step is not None and k % 64 == 0:
+            step(k, len(positions))
         result = alphabeta_tt(game, game.state_from_rows(rows), None, table=table)
         nodes += result.nodes
         verdict[rows] = result.value > 0
     return verdict, nodes
 
 
-def verify_bouton(layout: tuple[int, ...], misere: bool = False) -> BoutonReport:
+def verify_bouton(
+    layout: tuple[int, ...], misere: bool = False, step: Step | None = None
+) -> BoutonReport:
     """Solve every position with at most ``layout[i]`` chips in row ``i`` by Bouton's rule
-    and by exhaustive search; report the positions where verdict or winning moves differ."""
+    and by exhaustive search; report the positions where verdict or winning moves differ.
+    ``step`` hears how far the search got (Bouton's rule takes no time worth showing)."""
     # the game's own layout only sets the number of rows here: positions come from
     # state_from_rows, so empty rows in ``layout`` are fine
     start = tuple(max(r, 1) for r in layout)
@@ -61,7 +73,7 @@ def verify_bouton(layout: tuple[int, ...], misere: bool = False) -> BoutonReport
     t0 = time.perf_counter()
     bouton = {rows: (not is_safe(rows, misere), winning_moves(rows, misere)) for rows in positions}
     t1 = time.perf_counter()
-    wins, nodes = search_verdicts(game, positions)
+    wins, nodes = search_verdicts(game, positions, step)
     searched = {}
     for rows in positions:
         moves = [
@@ -109,11 +121,12 @@ def mcts_against_bouton(
     playouts: int = 1000,
     seeds: int = 1,
     limit: int | None = 500,
+    step: Step | None = None,
 ) -> MctsReport:
     """MCTS (core/mcts.py, ``playouts`` per search, seeds 0 to ``seeds - 1``) on every
     winning position reachable from ``layout`` (at most ``limit`` of them, a seeded
     sample): how many of its moves are winning moves by Bouton's rule, and how many
-    searches proved the position (MCTS-Solver)."""
+    searches proved the position (MCTS-Solver). ``step`` hears of every search."""
     import random
 
     start = tuple(layout)
@@ -129,10 +142,12 @@ def mcts_against_bouton(
     mcts.search(game.initial_state(), playouts=4)  # compiled or loaded, untimed
     found = proven = 0
     t0 = time.perf_counter()
-    for rows in winning:
+    for k, rows in enumerate(winning):
         state = game.state_from_rows(rows)
         good = {(m.row, m.take) for m in winning_moves(rows, misere)}
         for seed in range(seeds):
+            if step is not None:
+                step(k * seeds + seed, len(winning) * seeds)
             r = mcts.search(state, playouts=playouts, seed=seed)
             found += r.move is not None and decode_move(r.move) in good
             proven += r.proven is not None

@@ -187,3 +187,40 @@ def test_half_written_and_stale_files_are_never_tables(tmp_path: Path, monkeypat
     assert rebuilt.loaded_from is None and np.array_equal(rebuilt.table, good)
     assert path.read_bytes() == whole
     assert not stale.exists()  # cleaned up by the save
+
+
+@pytest.mark.parametrize(
+    ("extra", "running"),
+    [
+        (["--engine", "numba", "--strategies", "alphabeta"], "alphabeta (numba)"),
+        (["--engine", "numba", "--strategies", "mtdf"], "mtdf (numba)"),
+        (["--engine", "python", "--strategies", "alphabeta"], "alphabeta (python)"),
+    ],
+    ids=["numba-alphabeta", "numba-mtdf", "python"],
+)
+def test_compare_kalah_shows_its_searches_and_stops_inside_one(
+    extra: list[str], running: str, tmp_path: Path
+) -> None:
+    """A depth no search finishes: the kernel (or the Python search) is stopped inside."""
+    args = ["compare", "kalah", "--depth", "30", "--positions", "2", *extra]
+    run = interrupt(args, "Comparing: ", tmp_path)
+    check_clean_stop(run)
+    assert running in run.stderr
+    assert run.stderr.splitlines()[-1].endswith(": 0 of 2 searches done.")
+    assert run.stdout == ""
+
+
+def test_compare_nim_shows_the_search_and_says_how_far_it_got(tmp_path: Path) -> None:
+    run = interrupt(["compare", "nim", "10", "10", "10", "10", "10"], "Exhaustive", tmp_path)
+    check_clean_stop(run)
+    last = run.stderr.splitlines()[-1]
+    assert " of 161,051 positions done (exhaustive search)." in last  # 11**5 positions
+    assert run.stdout == ""
+
+
+def test_kalah_explain_search_stops_and_says_how_far(tmp_path: Path) -> None:
+    args = ["kalah", "explain", str(STRANGE_GAME), "--search", "--depths", "12-14"]
+    run = interrupt(args, "Trying ", tmp_path)
+    check_clean_stop(run)
+    # 6 strategies x 3 depths x 3 evaluations x 2 depth units
+    assert "the sweep of 108 settings was" in run.stderr.splitlines()[-1]

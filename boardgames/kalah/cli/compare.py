@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import click
+from rich.console import Console
 
 from boardgames.cli.options import json_option
 from boardgames.core.compare import (
+    CompareRow,
     comparison_json,
     comparison_table,
     default_engines,
@@ -21,7 +25,8 @@ from boardgames.core.compare import (
 )
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import check_output
-from boardgames.core.protocol import GameError
+from boardgames.core.progress import Progress, interruptible, stopped_message
+from boardgames.core.protocol import Game, GameError, State
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.cli.options import board_options
 from boardgames.kalah.eval import EVALUATIONS
@@ -107,8 +112,8 @@ def compare_command(
         raise click.UsageError("no strategy runs on the chosen engines: " + "; ".join(notes))
     states = random_positions(game, positions, seed) if positions else [game.initial_state()]
     err = make_console(stderr=True)
-    rows = run_comparison(
-        game, states, depth, pairs, again_is_ply=ply == "sowing", tt_mib=tt_mib, console=err,
+    rows = _compare_with_progress(
+        game, states, depth, pairs, err, again_is_ply=ply == "sowing", tt_mib=tt_mib,
         playouts=playouts, seed=seed,
     )  # fmt: skip
     problems = disagreements(rows)
@@ -157,3 +162,39 @@ def compare_command(
         for p in problems[:20]:
             err.print(f"[red]  {p}[/]")
         raise SystemExit(1)
+
+
+def _compare_with_progress(
+    game: Game,
+    states: list[State],
+    depth: int,
+    pairs: list[tuple[str, str]],
+    err: Console,
+    **options: Any,
+) -> list[CompareRow]:
+    """:func:`run_comparison` with its progress on stderr (the kernels loading, then the
+    searches done of all and the time left) and a Ctrl-C that says how far it got."""
+    total = len(pairs) * len(states)
+    loading = Progress("Loading the search kernels (compiled once, then cached)", console=err,
+                       delay=3)  # fmt: skip
+    bar = Progress("Comparing", total, "searches", console=err)
+    done_so_far = [0]
+    t0 = time.perf_counter()
+
+    def step(done: int, _total: int, label: str) -> None:
+        if done == 0:
+            loading.stop()
+            bar.start()
+        done_so_far[0] = done
+        bar.update(done, detail=label)
+
+    def stopped() -> str:
+        return stopped_message(time.perf_counter() - t0, done_so_far[0], total, "searches")
+
+    loading.start()
+    try:
+        with interruptible(stopped):
+            return run_comparison(game, states, depth, pairs, step=step, **options)
+    finally:
+        loading.stop()
+        bar.stop()
