@@ -428,8 +428,24 @@ def comparison_json(
 def write_plot(rows: Sequence[CompareRow], path: Path, title: str) -> None:
     """Bars of CPU seconds and of positions visited per strategy and engine, log scale.
 
-    click.UsageError (one line) when matplotlib is not installed.
+    A path ending in ``.svg`` is drawn by :func:`boardgames.core.svg.log_bars` (no
+    matplotlib needed); other formats by matplotlib: click.UsageError (one line) when it
+    is not installed.
     """
+    if Path(path).suffix.lower() == ".svg":
+        from boardgames.core.svg import Bar, log_bars, write_svg
+
+        bars = [
+            Bar(
+                f"{r.strategy} ({r.engine})",
+                (max(r.seconds, 1e-6), float(max(r.nodes, 1))),
+                r.engine,
+            )
+            for r in rows
+        ]
+        panels = ["CPU seconds", "positions visited"]
+        write_svg(path, log_bars(bars, panels, heading=title), "the plot")
+        return
     try:
         import matplotlib
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,7 +11,9 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from boardgames.core.protocol import GameError, State
+from boardgames.core.svg import SVG
 from boardgames.kalah import rules
+from boardgames.kalah import svg as kalah_svg
 from boardgames.kalah.eval import EVALUATION_FUNCTIONS, EVALUATIONS
 
 MIN_PITS, MAX_PITS = 1, 12
@@ -214,6 +217,53 @@ class Kalah:
         return b[m] + rules.side_stones(b, m, 0), b[2 * m + 1] + rules.side_stones(b, m, 1)
 
     # --- drawing -----------------------------------------------------------------------
+    def svg(
+        self,
+        state: State,
+        *,
+        before: State | None = None,
+        move: int | Sequence[int] | None = None,
+        best: Sequence[int] = (),
+        heading: str | None = None,
+    ) -> SVG:
+        """The position as an SVG picture (a ``str`` that shows itself in Jupyter).
+
+        ``before`` and ``move`` (a pit or a compound move's pits played from ``before``,
+        leading to ``state``) mark the last sowing: the pits it passed through, where it
+        started and ended, and what it captured. ``best`` marks the pits of a move to
+        recommend, numbered in order. Classes and ``data-*`` attributes:
+        :mod:`boardgames.kalah.svg`.
+        """
+        trace = None
+        if move is not None or before is not None:
+            if move is None or before is None:
+                raise GameError("give both before (the position) and move (its pits)")
+            pits = [move] if isinstance(move, int) else [int(p) for p in move]
+            after = self.play_compound(before, pits)
+            if not np.array_equal(after, state):
+                raise GameError(
+                    f"the move {' '.join(map(str, pits))} from before does not lead to state"
+                )
+            trace, _ = kalah_svg.trace_move(
+                self.pits,
+                self.rules,
+                self.board(before),
+                self.to_move(before),
+                pits,
+                self.empty_capture,
+            )
+        over = self.outcome(state) is not None
+        return kalah_svg.draw(
+            self.board(state),
+            self.pits,
+            to_move=self.to_move(state),
+            over=over,
+            trace=trace,
+            best=[int(p) for p in best],
+            heading=heading,
+            rule_set=self.rules,
+        )
+
     def render(self, state: State, highlight: int | None = None) -> Board:
         """The board in the RULES.md layout, pit numbers above (B) and below (A); on a
         console too narrow for it, a compact layout (see :class:`Board`).
@@ -247,6 +297,12 @@ class Board:
 
     def __str__(self) -> str:
         return self.wide().plain
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter (the text stays as it is)."""
+        last = None if self.highlight is None else kalah_svg.Trace(last=self.highlight)
+        over = self.to_move is None
+        return kalah_svg.draw(list(self.board), self.m, to_move=self.to_move, over=over, trace=last)
 
 
 def _width(text: Text) -> int:

@@ -10,6 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from boardgames.core.protocol import GameError, State, quote
+from boardgames.core.svg import SVG
+from boardgames.nim import rules as nim_rules
+from boardgames.nim import svg as nim_svg
 
 DEFAULT_ROWS = (3, 4, 5)
 DEFAULT_MAX_ROWS = 14
@@ -177,10 +180,67 @@ class Nim:
     def render(self, state: State) -> Table:
         return render_rows(self.rows_of(state), self.rows)
 
+    def svg(
+        self,
+        state: State,
+        *,
+        binary: bool = False,
+        hint: bool = False,
+        move: int | None = None,
+        heading: str | None = None,
+    ) -> SVG:
+        """The position as an SVG picture (a ``str`` that shows itself in Jupyter): rows
+        of chips, the chips taken since the start faint. ``binary`` adds Bouton's table
+        (each row in binary, the ones of every column, odd columns red) and says whether
+        the position is safe; ``hint`` marks the chips of the first winning move, ``move``
+        (a protocol move) the chips that move takes. Classes and ``data-*`` attributes:
+        :mod:`boardgames.nim.svg`."""
+        rows = self.rows_of(state)
+        take = None
+        if move is not None:
+            row, count = decode_move(move)
+            if not 0 <= row < len(rows) or not 1 <= count <= rows[row]:
+                raise GameError(f"illegal move {self.format_move(move)}")
+            take = (row, count)
+        elif hint:
+            winning = nim_rules.winning_moves(rows, self.misere)
+            if winning:
+                take = (winning[0].row, winning[0].take)
+        caption, cls = "", ""
+        if not any(rows):
+            caption = "No chips left: the game is over."
+        elif binary:
+            s = nim_rules.nim_sum(rows)
+            if nim_rules.is_safe(rows, self.misere):
+                caption, cls = f"nim-sum {s}: safe, no winning move for the side to move", "safe"
+            else:
+                caption, cls = f"nim-sum {s}: unsafe, the side to move can win", "unsafe"
+        return nim_svg.draw(
+            rows,
+            self.rows,
+            binary=binary,
+            take=take,
+            to_move=self.to_move(state),
+            heading=heading,
+            caption=caption,
+            caption_class=cls,
+        )
+
+
+class RowsTable(Table):
+    """The rich table of :func:`render_rows`; in Jupyter it shows itself as a picture."""
+
+    rows_left: tuple[int, ...] = ()
+    rows_start: tuple[int, ...] = ()
+
+    def _repr_svg_(self) -> str:
+        return nim_svg.draw(self.rows_left, self.rows_start)
+
 
 def render_rows(rows: tuple[int, ...], start: tuple[int, ...]) -> Table:
     """The board: row numbers, chips left as glyphs, taken chips faint, counts."""
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table = RowsTable(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.rows_left, table.rows_start = tuple(rows), tuple(start)
     table.add_column("row", justify="right", style="cyan")
     table.add_column("chips")
     table.add_column("left", justify="right", style="bold")

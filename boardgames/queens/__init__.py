@@ -3,6 +3,8 @@
 ``solve`` holds the pure-Python solvers and symmetry helpers (no numba, so ``queens solve``
 starts at once); ``kernels`` holds the numba-jitted counters, imported only when used.
 
+``svg(placement)`` draws a placement (a solution) as an SVG picture.
+
 The names below are the package's Python API (docs/sections/api.md); they load on first
 use (PEP 562), so ``import boardgames.queens`` stays cheap. ``run_count`` loads numba only
 for a jitted method (``METHODS`` says which are which).
@@ -59,8 +61,17 @@ __all__ = [
     "is_solution",
     "run_count",
     "solutions",
+    "svg",
     "transforms",
 ]
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _HOMES, __all__)
+_lazy_getattr, __dir__ = lazy_exports(__name__, _HOMES, __all__)
+
+
+def __getattr__(name: str) -> object:
+    if name == "svg":  # the module, which called is its svg(): boardgames.queens.svg(sol)
+        import importlib
+
+        return importlib.import_module(f"{__name__}.svg")
+    return _lazy_getattr(name)

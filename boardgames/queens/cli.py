@@ -43,9 +43,12 @@ from boardgames.queens.solve import (
     fundamental_solutions,
     solutions,
 )
+from boardgames.queens.svg import gallery
 from boardgames.queens.tasks import estimate
 
-FORMATS = ("text", "board", "json", "csv")
+FORMATS = ("text", "board", "json", "csv", "svg")
+SVG_LIMIT = 500
+"""Most boards ``--format svg`` draws in one picture."""
 SLOW_ABOVE = {"naive": 12, "tables": 13, "bitmask": 14}
 """Boards beyond which a pure-Python method takes more than about a minute."""
 QUEEN = "♛"
@@ -135,7 +138,9 @@ def _summary(n: int, count: int, fundamental: bool, limit: int | None) -> str:
     type=click.Choice(FORMATS, case_sensitive=False),
     default="text",
     show_default=True,
-    help="text: one solution a line; board: drawn boards; json: one object; csv: a table.",
+    help="text: one solution a line; board: drawn boards; json: one object; csv: a table; "
+    f"svg: the boards as one SVG picture on stdout (at most {SVG_LIMIT}; redirect it to a "
+    "file: > solutions.svg).",
 )
 @click.option(
     "--limit",
@@ -169,6 +174,8 @@ def solve(
         _solve_csv(n, fundamental, stream)
     elif fmt == "board":
         _solve_board(n, fundamental, limit, stream)
+    elif fmt == "svg":
+        _solve_svg(n, fundamental, limit)
     else:
         count = 0
         for sol, size in stream:
@@ -227,6 +234,28 @@ def _solve_board(
     if line:
         _print_boards(console, line)
     console.print(_summary(n, count, fundamental, limit))
+
+
+def _solve_svg(n: int, fundamental: bool, limit: int | None) -> None:
+    """The solutions as one SVG picture on stdout, a grid of boards each under its number
+    and columns; more than :data:`SVG_LIMIT` boards is a usage error before any work."""
+    most = expected_total(n) or 0
+    wanted = most if limit is None else min(limit, most)
+    if fundamental and limit is None:
+        wanted = -(-most // 8)  # at least this many classes; a few more where some are small
+    if wanted > SVG_LIMIT:
+        raise click.UsageError(
+            f"--format svg draws at most {SVG_LIMIT} boards; N = {n} has "
+            f"{'about ' if fundamental else ''}{wanted:,}: add --limit {SVG_LIMIT} or less"
+        )
+    boards = []
+    for k, (sol, size) in enumerate(_stream(n, fundamental, limit or SVG_LIMIT), 1):
+        name = f"#{k}: {' '.join(map(str, sol))}"
+        boards.append((sol, name + (f" (class of {size})" if fundamental else "")))
+    heading = _summary(n, len(boards), fundamental, limit)
+    sys.stdout.write(gallery(boards, heading=heading))
+    sys.stdout.flush()
+    click.echo(heading, err=True)
 
 
 def _print_boards(console: Console, boards: list[Group]) -> None:

@@ -24,8 +24,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from boardgames.core.protocol import GameError
+from boardgames.core.svg import SVG
+from boardgames.queens.svg import svg as draw_queens
 
-Solution = tuple[int, ...]
+
+class Solution(tuple[int, ...]):
+    """A solution: the queen's 1-based column in each row, row 1 first. A tuple (it
+    compares, hashes and prints as one); in Jupyter it shows itself as a board."""
+
+    __slots__ = ()
+
+    def svg(self, *, attacks: bool = False, heading: str | None = None) -> SVG:
+        """The board as an SVG picture (see :func:`boardgames.queens.svg.svg`)."""
+        return draw_queens(self, attacks=attacks, heading=heading)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
 Prefix = tuple[int, ...]
 Task = tuple[Prefix, int]
 
@@ -78,7 +94,7 @@ def solutions(n: int) -> Iterator[Solution]:
         if c < n:
             if row == n - 1:
                 pos[row] = c
-                yield tuple(p + 1 for p in pos)
+                yield Solution(p + 1 for p in pos)
                 c += 1
                 continue
             pos[row] = c
@@ -93,7 +109,7 @@ def solutions(n: int) -> Iterator[Solution]:
             c += 1
 
 
-def is_solution(sol: Solution) -> bool:
+def is_solution(sol: tuple[int, ...]) -> bool:
     """True when ``sol`` (1-based columns) places N non-attacking queens on an N×N board."""
     n = len(sol)
     if sorted(sol) != list(range(1, n + 1)):
@@ -104,7 +120,7 @@ def is_solution(sol: Solution) -> bool:
 # --- symmetry ---------------------------------------------------------------------------
 
 
-def transforms(sol: Solution) -> list[Solution]:
+def transforms(sol: tuple[int, ...]) -> list[Solution]:
     """The images of ``sol`` under the 8 symmetries of the square.
 
     Order: identity, rotations by 90°, 180°, 270° (clockwise), mirror left-right, mirror
@@ -117,11 +133,11 @@ def transforms(sol: Solution) -> list[Solution]:
         q = [0] * n
         for r, c in squares:
             q[r] = c + 1
-        return tuple(q)
+        return Solution(q)
 
     m = n - 1
     return [
-        tuple(sol),
+        Solution(sol),
         from_squares((c, m - r) for r, c in enumerate(p)),  # rot 90: (r, c) -> (c, m - r)
         from_squares((m - r, m - c) for r, c in enumerate(p)),  # rot 180
         from_squares((m - c, r) for r, c in enumerate(p)),  # rot 270
@@ -132,17 +148,17 @@ def transforms(sol: Solution) -> list[Solution]:
     ]
 
 
-def canonical(sol: Solution) -> Solution:
+def canonical(sol: tuple[int, ...]) -> Solution:
     """The lexicographically smallest member of the symmetry class of ``sol``."""
     return min(transforms(sol))
 
 
-def class_size(sol: Solution) -> int:
+def class_size(sol: tuple[int, ...]) -> int:
     """How many distinct solutions the 8 symmetries make of ``sol``: 1, 2, 4 or 8."""
     return len(set(transforms(sol)))
 
 
-def expand(sol: Solution) -> list[Solution]:
+def expand(sol: tuple[int, ...]) -> list[Solution]:
     """Every solution in the symmetry class of ``sol``, in lexicographic order."""
     return sorted(set(transforms(sol)))
 

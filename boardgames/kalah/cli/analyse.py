@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import click
+from rich.text import Text
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import make_console, print_json
+from boardgames.core.files import check_output
 from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import State, score_bound, score_margin
+from boardgames.core.svg import write_svg
+from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     engine_config,
     group_pv,
@@ -40,6 +45,14 @@ from boardgames.kalah.play.program import (
 )
 @search_options
 @json_option()
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw the position as an SVG picture into this file, the best move marked "
+    "(its pits numbered in order).",
+)
 def analyse(
     pits: int,
     seeds: int,
@@ -51,6 +64,7 @@ def analyse(
     evaluation: str,
     unit: str,
     as_json: bool,
+    svg_path: Path | None,
 ) -> None:
     """Best compound move in a position, its value and the principal variation.
 
@@ -60,10 +74,13 @@ def analyse(
     by N in K plies".
     """
     game, state = position(pits, seeds, rules, board, to_move, evaluation=evaluation)
+    check_output("--svg", svg_path)
     holes = game.board(state)
     player = game.to_move(state)
     stores = game.final_stores(state)
     if stores is not None:
+        if svg_path is not None:
+            _write_svg(game, state, svg_path, [], "the game is over", as_json)
         if as_json:
             print_json(
                 {
@@ -83,6 +100,10 @@ def analyse(
     console = make_console(stderr=as_json)
     best, result, seconds = _think(game, state, config)
     groups = group_pv(game, state, result.pv)
+    if svg_path is not None:
+        value = value_text(result.value, evaluation, result.exact)
+        what = f"best for {PLAYER_NAMES[player]}: {' '.join(map(str, best))}, value {value}"
+        _write_svg(game, state, svg_path, best, what, as_json)
     if as_json:
         print_json(
             {
@@ -126,6 +147,17 @@ def analyse(
         console.print(f"[dim]looked up in the endgame tables in {seconds:.2f} s[/]")
     else:
         console.print(f"[dim]{result.nodes:,} positions in {seconds:.2f} s[/]")
+
+
+def _write_svg(
+    game: Kalah, state: State, path: Path, best: list[int], what: str, as_json: bool
+) -> None:
+    """The analysed position as a picture (written whole or not at all: status 1)."""
+    heading = f"Kalah {game.pits}x{game.seeds} {game.rules}: {what}"
+    write_svg(path, game.svg(state, best=best, heading=heading))
+    make_console(stderr=as_json).print(
+        Text(f"Picture written to {printable(str(path))}."), highlight=False
+    )
 
 
 def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], Any, float]:

@@ -7,9 +7,12 @@ from typing import Any
 
 import click
 from rich.markup import escape
+from rich.text import Text
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.files import check_output
+from boardgames.core.svg import write_svg
 from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     load_record,
@@ -19,6 +22,8 @@ from boardgames.kalah.cli.options import (
 from boardgames.kalah.game import (
     PLAYER_NAMES,
 )
+from boardgames.kalah.record import Record, ReplayStep
+from boardgames.kalah.svg import animation, frames_of_game
 
 
 @click.command(name="replay")
@@ -28,16 +33,41 @@ from boardgames.kalah.game import (
     callback=file_name("lastgame.klh"),
 )
 @json_option()
-def replay_command(file: Path, as_json: bool) -> None:
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw the whole game into this file as an animated SVG: the start, then one "
+    "frame per compound move (its sowing and captures marked), played in a loop.",
+)
+@click.option(
+    "--frame-seconds",
+    type=click.FloatRange(0.2, 60),
+    default=1.6,
+    show_default=True,
+    help="With --svg: seconds each frame of the animation shows.",
+)
+def replay_command(file: Path, as_json: bool, svg_path: Path | None, frame_seconds: float) -> None:
     """Check a game record (.klh) move by move and show every position.
 
     A bad file is reported with its line number and the reason. A final score in the
     record is checked against the moves; its notes (such as the classic program's
-    MAXLEVEL line) are shown.
+    MAXLEVEL line) are shown. --svg also writes the game as an animation.
     """
+    check_output("--svg", svg_path)
+    source = click.get_current_context().get_parameter_source("frame_seconds")
+    if svg_path is None and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--frame-seconds sets the animation's pace: give --svg FILE too")
     record, steps, final_state = load_record(file)
     game = record.game
     stores = game.final_stores(final_state)
+    if svg_path is not None:
+        _write_animation(record, steps, file, svg_path, frame_seconds)
+        make_console(stderr=as_json).print(
+            Text(f"Animation written to {printable(str(svg_path))} ({len(steps) + 1} frames)."),
+            highlight=False,
+        )
     if as_json:
         obj: dict[str, Any] = {
             "rules": game.rules,
@@ -89,3 +119,26 @@ def replay_command(file: Path, as_json: bool) -> None:
             f"The record ends before the game does; {PLAYER_NAMES[game.to_move(final_state)]} "
             "to move."
         )
+
+
+def _write_animation(
+    record: Record, steps: list[ReplayStep], file: Path, path: Path, seconds: float
+) -> None:
+    """The game as an animated SVG: the start and one frame per compound move."""
+    game = record.game
+    start = game.initial_state(record.first)
+    frames = frames_of_game(
+        game.pits,
+        game.rules,
+        start,
+        [(s.player, s.pits, s.state) for s in steps],
+        [game.outcome(s.state) is not None for s in steps],
+        game.empty_capture,
+    )
+    name = printable(file.name, 60)
+    heading = (
+        f"{name}: Kalah {game.pits}x{game.seeds}, {game.rules} rules, "
+        f"{len(steps)} compound move{'s' * (len(steps) != 1)}"
+    )
+    picture = animation(frames, game.pits, heading=heading, seconds=seconds, rule_set=game.rules)
+    write_svg(path, picture, "the animation")

@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from rich.text import Text
 
 from boardgames.cli.options import json_option
 from boardgames.core.console import file_name, make_console, print_json
+from boardgames.core.files import check_output, not_a_regular_file
 from boardgames.core.progress import Progress, Stopped, run_in_thread, stopped_message
-from boardgames.core.protocol import describe_score
+from boardgames.core.protocol import describe_score, score_margin
+from boardgames.core.svg import SVG, EvalPoint, evaluation_graph, write_svg
 from boardgames.core.tables import Col, FitTable
+from boardgames.core.text import printable
 from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.cli.tables import review_table, table_stones
 from boardgames.kalah.exact.index import table_entries
@@ -64,8 +68,23 @@ if TYPE_CHECKING:  # numba loads only where a review runs
     "Quicker on a fresh machine, but which moves are exact then depends on the cache.",
 )
 @json_option()
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw the evaluation graph into this SVG file: the value after every move for "
+    "the side that moved, exact values solid, depth-limited ones dashed, bounds as "
+    "triangles, mistakes and inaccuracies marked.",
+)
 def review(
-    file: Path, depth: int, exact_nodes: int, endgame_spec: str, quick: bool, as_json: bool
+    file: Path,
+    depth: int,
+    exact_nodes: int,
+    endgame_spec: str,
+    quick: bool,
+    as_json: bool,
+    plot_path: Path | None,
 ) -> None:
     """Review every move of a game record: value before and after, best move, verdict.
 
@@ -78,12 +97,20 @@ def review(
     same table for a board (on 6 pits 20 stones: 226 MB, built once in about 1.5-2
     minutes with a progress bar, then cached; a cached bigger table is cut down to it).
     The last line says which table was used and how many moves stayed depth-limited.
-    --quick builds nothing and uses whatever the cache holds.
+    --quick builds nothing and uses whatever the cache holds. --plot draws the values as
+    an evaluation graph (SVG).
     """
     from boardgames.kalah.analysis.review import PLURALS, VERDICTS, Reviewer
 
     if quick and endgame_spec != "auto":
         raise click.UsageError("--quick uses the tables in the cache; leave out --endgame")
+    if (
+        plot_path is not None
+        and plot_path.suffix.lower() != ".svg"
+        and not_a_regular_file(plot_path) is None  # a device or a pipe takes any name
+    ):
+        raise click.UsageError(f"--plot {plot_path}: the graph is SVG; give a name ending in .svg")
+    check_output("--plot", plot_path)
     record, steps, _ = load_record(file)
     game = record.game
     console = make_console(stderr=as_json)
@@ -110,6 +137,11 @@ def review(
     rows = _review_with_progress(reviewer, game.initial_state(record.first), steps)
     exact = sum(1 for r in rows if r["exact"])
     tables = _tables_text(pits, stones, source) + why
+    if plot_path is not None:
+        write_svg(plot_path, evaluation_plot(rows, file.name), "the graph")
+        make_console(stderr=as_json).print(
+            Text(f"Evaluation graph written to {printable(str(plot_path))}."), highlight=False
+        )
     if as_json:
         print_json(
             {
@@ -135,6 +167,49 @@ def review(
     console.print(
         f"{tables}; {limited} move{'' if limited == 1 else 's'} depth-limited (depth {depth}).",
         highlight=False,
+    )
+
+
+def evaluation_plot(rows: list[dict], name: str) -> SVG:
+    """The review's rows as an evaluation graph: each move's value after it for the side
+    that moved (A's moves one line, B's the other), in stones: an exact margin; a bound
+    (a won or lost game seen by the depth-limited search: at least / at most that
+    margin); else the search's estimate (the store lead)."""
+    points = []
+    for r in rows:
+        exact = bool(r["exact"])
+        after = int(r["after"])
+        margin = score_margin(after)
+        if exact:
+            kind, value = "exact", float(after)
+        elif r.get("after_bound") in ("lower", "upper") and margin is not None:
+            kind, value = str(r["after_bound"]), float(margin)
+        else:
+            kind, value = "estimate", float(after if margin is None else margin)
+        verdict = str(r["verdict"])
+        how = "exact" if exact else f"depth {r['depth']}"
+        note = (
+            f"move {r['move']}, {r['player']}: {' '.join(map(str, r['played']))}; after it "
+            f"{_fmt(after, exact)} ({how}); best {' '.join(map(str, r['best']))}; "
+            f"{verdict}" + (f", lost {r['loss']}" if r["loss"] else "")
+        )
+        points.append(
+            EvalPoint(
+                move=int(r["move"]),
+                series=0 if r["player"] == "A" else 1,
+                value=value,
+                kind=kind,
+                mark=None if verdict == "best" else verdict,
+                loss=int(r["loss"]),
+                note=note,
+                data=(("player", str(r["player"])), ("played", " ".join(map(str, r["played"])))),
+            )
+        )
+    return evaluation_graph(
+        points,
+        series=["A's moves", "B's moves"],
+        heading=f"Review of {printable(name, 60)}: the value after every move",
+        y_title="stones, for the side that moved",
     )
 
 

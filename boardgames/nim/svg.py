@@ -1,0 +1,193 @@
+"""Nim positions as SVG pictures (standard library only): rows of chips, chips taken
+faint, optionally Bouton's binary table and the chips a winning move takes.
+
+Every row is a ``<g class="row" data-row="1" data-chips="3" data-start="3">`` (rows
+numbered from 1, as on screen); its chips are ``<circle class="chip">`` (``chip taken``
+for the ones gone, ``chip take`` for the ones a marked move takes). The binary table, when
+drawn, is a ``<g class="binary">`` whose cells carry ``data-row``, ``data-bit`` and
+``data-value``, and whose column sums carry ``data-ones`` and ``odd`` or ``even``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from boardgames.core.svg import FONT, SVG, document, el, text, title
+
+CHIP_R = 11.0
+STEP = 27.0
+ROW_H = 34.0
+MAX_DRAWN = 40
+"""Rows longer than this are drawn as a bar, not chip by chip."""
+
+STYLE = f"""
+svg {{ font-family: {FONT}; font-size: 13px; }}
+.background {{ fill: #fbfaf6; }}
+.heading {{ font-size: 15px; font-weight: 600; fill: #2b2b2b; }}
+.row-number {{ fill: #2a6f97; font-weight: 600; text-anchor: end; }}
+.count {{ fill: #333; font-weight: 700; }}
+.chip {{ fill: #f4a259; stroke: #b5651d; stroke-width: 1.5; }}
+.chip.taken {{ fill: none; stroke: #c9c2b8; stroke-dasharray: 3 3; }}
+.chip.take {{ fill: #8fd694; stroke: #2f9e44; stroke-width: 2.5; }}
+.bar {{ fill: #f4a259; stroke: #b5651d; }}
+.bar.taken {{ fill: #eee8df; stroke: #c9c2b8; }}
+.binary .head {{ fill: #666; font-size: 11px; text-anchor: middle; }}
+.binary .bit {{ text-anchor: middle; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; }}
+.binary .bit.one {{ fill: #222; font-weight: 700; }}
+.binary .bit.zero {{ fill: #b8b2a8; }}
+.binary .column.odd {{ fill: #ffe3e3; }}
+.binary .column.even {{ fill: #e6f4ea; }}
+.binary .sum {{ text-anchor: middle; font-size: 11px; font-weight: 700; }}
+.binary .sum.odd {{ fill: #c92a2a; }}
+.binary .sum.even {{ fill: #2b8a3e; }}
+.binary .rule {{ stroke: #999; }}
+.caption {{ fill: #333; }}
+.caption.safe {{ fill: #2b8a3e; }}
+.caption.unsafe {{ fill: #c92a2a; }}
+"""
+
+
+def draw(
+    rows: Sequence[int],
+    start: Sequence[int],
+    *,
+    binary: bool = False,
+    take: tuple[int, int] | None = None,
+    to_move: int | None = None,
+    heading: str | None = None,
+    caption: str = "",
+    caption_class: str = "",
+) -> SVG:
+    """A Nim position: ``rows`` the chips left, ``start`` the starting layout (the chips
+    gone are drawn faint); ``binary`` adds the binary table with its column parities;
+    ``take = (row, count)`` (row 0-based) marks the chips a move takes."""
+    rows = [int(r) for r in rows]
+    start = [max(int(s), r) for s, r in zip(start, rows, strict=True)]
+    widest = max([*start, 1])
+    chips_w = STEP * min(widest, MAX_DRAWN) if widest <= MAX_DRAWN else 420.0
+    left = 44.0
+    top = 44.0 if heading else 18.0
+    bits = max(1, max(rows + start).bit_length())
+    table_x = left + chips_w + 52
+    col_w = 22.0
+    width = table_x + (bits * col_w + 20 if binary else 0) + 12
+    height = top + ROW_H * len(rows) + (40 if binary else 10) + (22 if caption else 0)
+    body = [el("rect", x=0, y=0, width=width, height=height, class_="background")]
+    if heading:
+        body.append(text(heading, 12, 26, class_="heading"))
+    head_h = 18.0 if binary else 0.0
+    y0 = top + head_h
+    for i, (left_now, first) in enumerate(zip(rows, start, strict=True)):
+        cy = y0 + ROW_H * i + ROW_H / 2
+        taking = take[1] if take is not None and take[0] == i else 0
+        parts = [
+            title(f"row {i + 1}: {left_now} chip{'s' * (left_now != 1)} left of {first}"),
+            text(i + 1, left - 14, cy + 5, class_="row-number"),
+        ]
+        if widest <= MAX_DRAWN:
+            for k in range(first):
+                if k < left_now - taking:
+                    cls = "chip"
+                elif k < left_now:
+                    cls = "chip take"
+                else:
+                    cls = "chip taken"
+                parts.append(el("circle", cx=left + STEP * k + CHIP_R, cy=cy, r=CHIP_R, class_=cls))
+        else:
+            scale = chips_w / widest
+            parts.append(
+                el(
+                    "rect",
+                    x=left,
+                    y=cy - 9,
+                    width=first * scale,
+                    height=18,
+                    rx=4,
+                    class_="bar taken",
+                )
+            )
+            if left_now:
+                parts.append(
+                    el(
+                        "rect",
+                        x=left,
+                        y=cy - 9,
+                        width=left_now * scale,
+                        height=18,
+                        rx=4,
+                        class_="bar",
+                    )
+                )
+        parts.append(text(left_now, left + chips_w + 14, cy + 5, class_="count"))
+        body.append(
+            el("g", *parts, class_="row", data_row=i + 1, data_chips=left_now, data_start=first)
+        )
+    if binary:
+        body.append(_binary(rows, bits, table_x, top, y0, col_w))
+    if caption:
+        body.append(text(caption, 12, height - 10, class_=f"caption {caption_class}".strip()))
+    return document(
+        width,
+        height,
+        body,
+        label=heading or f"Nim: rows {' '.join(map(str, rows))}",
+        style=STYLE,
+        class_="nim-board",
+        data_game="nim",
+        data_rows=len(rows),
+        data_to_move="" if to_move is None else to_move,
+    )
+
+
+def _binary(rows: Sequence[int], bits: int, x0: float, top: float, y0: float, col_w: float) -> str:
+    """Bouton's table: each row's count in binary, the ones of each column summed, odd
+    columns shaded red, even ones green."""
+    parts = []
+    bottom = y0 + ROW_H * len(rows)
+    for j in range(bits):
+        bit = bits - 1 - j
+        x = x0 + j * col_w
+        ones = sum((r >> bit) & 1 for r in rows)
+        parity = "odd" if ones % 2 else "even"
+        parts.append(
+            el(
+                "rect",
+                x=x + 1,
+                y=y0,
+                width=col_w - 2,
+                height=ROW_H * len(rows),
+                rx=3,
+                class_=f"column {parity}",
+                data_bit=bit,
+                data_ones=ones,
+            )
+        )
+        parts.append(text(1 << bit, x + col_w / 2, top + 10, class_="head"))
+        parts.append(
+            text(
+                ones,
+                x + col_w / 2,
+                bottom + 16,
+                class_=f"sum {parity}",
+                data_bit=bit,
+                data_ones=ones,
+            )
+        )
+        for i, r in enumerate(rows):
+            value = (r >> bit) & 1
+            cy = y0 + ROW_H * i + ROW_H / 2
+            parts.append(
+                text(
+                    value,
+                    x + col_w / 2,
+                    cy + 5,
+                    class_=f"bit {'one' if value else 'zero'}",
+                    data_row=i + 1,
+                    data_bit=bit,
+                    data_value=value,
+                )
+            )
+    parts.append(
+        el("line", x1=x0, y1=bottom + 2, x2=x0 + bits * col_w, y2=bottom + 2, class_="rule")
+    )
+    return el("g", *parts, class_="binary")
