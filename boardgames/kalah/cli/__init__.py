@@ -35,6 +35,10 @@ KALAH_COMMANDS: dict[str, tuple[str, str]] = {
         "boardgames.kalah.cli.explain:explain",
         "Which program settings play a recorded game.",
     ),
+    "dataset": (
+        "boardgames.kalah.cli.dataset:dataset",
+        "Positions with exact values and best moves, for learning agents (.npz).",
+    ),
 }
 """Lazily loaded subcommands: name -> ("module:attribute", one-line help)."""
 
