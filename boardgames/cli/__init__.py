@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Compare search strategies or counting methods side by side.",
     ),
     "cache": ("boardgames.cli.cache:cache", "Endgame tables and compiled kernels on disk."),
+    "serve": (
+        "boardgames.cli.serve:serve",
+        "A local web page: play Kalah and Nim, review games, step through N queens.",
+    ),
 }
 
 

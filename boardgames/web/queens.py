@@ -1,0 +1,182 @@
+"""The queens page's API: the backtracking step by step, the solutions, and counts.
+
+The steps are those of :func:`boardgames.queens.solve.solutions` itself: it runs under a
+trace function that reads its three tables (busy columns, ``row + col`` and ``row - col``
+diagonals) and its placement after every line and notes each change -- a queen placed,
+a queen taken back, a solution found. Nothing of the algorithm is written again here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+from boardgames.core.progress import Stopped
+from boardgames.queens import solve
+from boardgames.queens.solve import class_size, fundamental_solutions, solutions, transforms
+from boardgames.web.inputs import flag, whole
+from boardgames.web.jobs import Job
+
+MAX_STEP_N = 16
+"""Largest board the page steps through (and draws)."""
+MAX_LIST_N = 12
+"""Largest board whose solutions the page lists (N = 12: 14,200 of them, about a second)."""
+MAX_SHOWN = 500
+"""Solutions a list sends at most (the count is always complete)."""
+MAX_STEPS = 4000
+"""Steps one request returns at most."""
+MAX_SKIP = 200_000
+"""Steps a request may skip to reach its start (the page asks in order)."""
+MAX_COUNT_N = 20
+"""Largest N the page counts (the command line goes to 27, with a cluster beyond 20)."""
+SYMMETRIES = ("identity", "rotation 90", "rotation 180", "rotation 270", "mirror left-right",
+              "mirror top-bottom", "main diagonal", "anti-diagonal")  # fmt: skip
+"""The names of :func:`~boardgames.queens.solve.transforms`' images, in its order."""
+
+
+def _bits(flags: list[bool]) -> str:
+    return "".join("1" if f else "0" for f in flags)
+
+
+def steps(n: int) -> Iterator[dict[str, Any]]:
+    """Every step of the classic solver for N, in order: ``place``/``remove`` a queen
+    (row, col 0-based) or a ``solution``, each with the queens then on the board and the
+    three tables as 0/1 strings (columns, ``row + col``, ``row - col + n - 1``)."""
+    code = solutions.__code__
+    seen: dict[str, Any] = {"cols": "0" * n, "sums": "0" * (2 * n - 1), "diffs": "0" * (2 * n - 1)}
+    events: list[dict[str, Any]] = []
+
+    def local(frame: FrameType, event: str, arg: object) -> Any:
+        if event == "line":
+            f = frame.f_locals
+            busy = f.get("col_busy")
+            if busy is not None:
+                cols = _bits(busy)
+                if cols != seen["cols"]:
+                    pos, row = f["pos"], f["row"]
+                    placed = cols.count("1")
+                    added = placed > seen["cols"].count("1")
+                    # seen on the line after the change: ``row`` is still the queen's row
+                    c = pos[row]
+                    events.append(
+                        {
+                            "op": "place" if added else "remove",
+                            "row": row,
+                            "col": c,
+                            "queens": [pos[k] for k in range(placed)],
+                            "cols": cols,
+                            "sums": _bits(f["sum_busy"]),
+                            "diffs": _bits(f["diff_busy"]),
+                        }
+                    )
+                    seen.update(cols=cols, sums=events[-1]["sums"], diffs=events[-1]["diffs"])
+        return local
+
+    def calls(frame: FrameType, event: str, arg: object) -> Any:
+        return local if frame.f_code is code else None
+
+    gen = solutions(n)
+    previous = sys.gettrace()
+    while True:
+        sys.settrace(calls)
+        try:
+            sol = next(gen)
+        except StopIteration:
+            sol = None
+        finally:
+            sys.settrace(previous)
+        yield from events
+        events.clear()
+        if sol is None:
+            return
+        yield {
+            "op": "solution",
+            "row": n - 1,
+            "col": sol[-1] - 1,
+            "queens": [c - 1 for c in sol],
+            # the last queen is not entered in the tables: the solver yields at once
+            "cols": seen["cols"],
+            "sums": seen["sums"],
+            "diffs": seen["diffs"],
+        }
+
+
+def step_range(data: dict[str, Any]) -> dict[str, Any]:
+    """Steps ``start`` .. ``start + count - 1`` of the backtracking for ``n``."""
+    n = whole(data, "n", 1, MAX_STEP_N)
+    start = whole(data, "start", 0, MAX_SKIP, 0)
+    count = whole(data, "count", 1, MAX_STEPS, 500)
+    out = []
+    finished = True
+    for k, step in enumerate(steps(n)):
+        if k >= start + count:
+            finished = False
+            break
+        if k >= start:
+            out.append(step)
+    return {"n": n, "start": start, "steps": out, "finished": finished}
+
+
+def _symmetries(sol: tuple[int, ...]) -> list[str]:
+    """The symmetries of the square that leave ``sol`` as it is."""
+    return [name for name, image in zip(SYMMETRIES, transforms(sol), strict=True) if image == sol]
+
+
+def solution_list(data: dict[str, Any]) -> dict[str, Any]:
+    """All solutions (at most :data:`MAX_SHOWN` sent) or the fundamental ones with their
+    class sizes and symmetries, for N up to :data:`MAX_LIST_N`."""
+    n = whole(data, "n", 1, MAX_LIST_N)
+    fundamental = flag(data, "fundamental")
+    out: list[dict[str, Any]] = []
+    total = 0
+    if fundamental:
+        for sol, size in fundamental_solutions(n):
+            total += 1
+            if len(out) < MAX_SHOWN:
+                out.append({"queens": list(sol), "class": size, "fixed_by": _symmetries(sol)})
+    else:
+        for sol in solutions(n):
+            total += 1
+            if len(out) < MAX_SHOWN:
+                out.append({"queens": list(sol), "class": class_size(sol)})
+    return {"n": n, "fundamental": fundamental, "count": total, "solutions": out}
+
+
+class _StopCount(Exception):
+    pass
+
+
+def count(n: int, job: Job) -> dict[str, Any]:
+    """All and fundamental solutions for N by the CLI's counting code, with progress;
+    the job's cancel ends it after the running batch (a fraction of a second)."""
+    from boardgames.queens import counting
+
+    method = "bitmask" if n <= 9 else "constellations-parallel" if n >= 14 else "symmetry-parallel"
+    job.report(stage="loading the counting kernels (compiled once, then cached)", n=n)
+
+    def progress(done: int, expected: int) -> None:
+        if job.cancelled:
+            raise _StopCount
+        job.progress = {"stage": "counting", "n": n, "done": done, "expected": expected}
+        job.version += 1
+
+    try:
+        result = counting.run_count(n, method, True, None, progress)
+    except (_StopCount, Stopped):
+        job.check()
+        raise
+    total = result.extra.get("total", result.count)
+    return {
+        "n": n,
+        "count": total,
+        "fundamental": result.count,
+        "method": method,
+        "seconds": round(result.seconds, 3),
+        "known": solve.expected_total(n),
+    }
+
+
+def count_n(data: dict[str, Any]) -> int:
+    return whole(data, "n", 1, MAX_COUNT_N)
