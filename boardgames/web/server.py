@@ -69,7 +69,8 @@ def run(host: str, port: int, *, open_browser: bool = True) -> None:
     extra = None if local else ("*" if host in WILDCARDS else url_host(host))
     guard, web = create_app(token, port, extra_host=extra)
     url = f"http://{url_host(host)}:{port}/?token={token}"
-    print(url, flush=True)
+    # stderr's notes come before the URL: a script that reads the URL and at once stops
+    # the server has seen them all
     if not local:
         print(
             f"Warning: listening on {host}: other machines can reach this page (plain HTTP; "
@@ -78,10 +79,16 @@ def run(host: str, port: int, *, open_browser: bool = True) -> None:
             flush=True,
         )
     print("Serving the boardgames page; Ctrl-C stops the server.", file=sys.stderr, flush=True)
-    if open_browser and graphical():
+    show = open_browser and graphical()
+    if open_browser and not show:
+        print(
+            "No graphical display here: open the URL below in a browser.",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(url, flush=True)
+    if show:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    elif open_browser:
-        print("No graphical display here: open the URL above in a browser.", file=sys.stderr)
     config = uvicorn.Config(
         guard,
         log_level="warning",

@@ -110,7 +110,7 @@ def test_no_display_no_browser_and_ctrl_c_is_130() -> None:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=10)
     assert process.returncode == 130
-    assert "No graphical display here: open the URL above in a browser." in err
+    assert "No graphical display here: open the URL below in a browser." in err
     assert err.strip().splitlines()[-1] == "Stopped (Ctrl-C): the server is down."
 
 
