@@ -24,6 +24,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("NO_COLOR", "1")
+# no command a test runs starts a background compile (boardgames.core.warmup); the tests
+# of that start one on purpose
+os.environ["BOARDGAMES_BACKGROUND_WARM"] = "0"
 os.environ.setdefault("COLUMNS", "100")
 
 

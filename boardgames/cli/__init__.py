@@ -281,6 +281,9 @@ class LazyGroup(click.Group):
             code = self._run(args, prog_name, complete_var, extra)
         if watch.interrupted:
             code = EXIT_INTERRUPTED
+        if code == EXIT_INTERRUPTED and "boardgames.core.warmup" in sys.modules:
+            # a background compile this command started ends with it on Ctrl-C
+            sys.modules["boardgames.core.warmup"].stop_background()
         # the interpreter's last garbage collection walks every object numba loaded
         # (about 0.4 s after a jitted command); frozen objects are skipped
         gc.freeze()

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from boardgames.cli import InputError
 from boardgames.cli.options import cluster_options, json_option
+from boardgames.core import warmup
 from boardgames.core.cluster import Checkpoint, ClusterSpec, Runner, describe_estimate
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import check_output, save_figure
@@ -279,11 +280,18 @@ def _check_workers(workers: int | None) -> None:
         raise click.UsageError(f"--workers {workers}: this machine has {cores} cores")
 
 
+PURE_UNTIL_READY_N = 13
+"""Up to this N, ``auto`` counts in pure Python (N = 13: about half a second) while the
+numba kernels are not compiled yet, instead of making a first run wait for the compiler."""
+
+
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
     if n <= 9 and workers is None:
         return "bitmask"
+    if n <= PURE_UNTIL_READY_N and workers is None and not warmup.is_ready("queens"):
+        return "bitmask"  # the kernels are compiled in the background meanwhile (count)
     # measured on 2 cores: the start constellations win from N = 14 (1.6x there; even at 13)
     return "constellations-parallel" if n >= 14 else "symmetry-parallel"
 
@@ -297,7 +305,8 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     default="auto",
     show_default=True,
     help="How to count (auto: bitmask up to N = 9, symmetry-parallel up to 13, "
-    "constellations-parallel above). " + _method_help(),
+    "constellations-parallel above; bitmask up to 13 while the compiled kernels are not "
+    "ready, see 'boardgames cache warm'). " + _method_help(),
 )
 @click.option(
     "--workers",
@@ -352,11 +361,21 @@ def count(
         return
     if tasks is not None:
         raise click.UsageError("--tasks applies with --cluster or --checkpoint only")
-    method = _pick_method(method, n, workers)
-    if workers is not None and not method.endswith("parallel"):
+    chosen = _pick_method(method, n, workers)
+    if workers is not None and not chosen.endswith("parallel"):
         raise click.UsageError("--workers applies to the parallel methods only")
     _check_workers(workers)
     err = make_console(stderr=True)
+    if method == "auto" and n > 9 and chosen in counting.PURE_METHODS:
+        warmup.warm_in_background("queens")
+        err.print(
+            Text(
+                f"(counted in pure Python, {chosen}, while the compiled kernels are prepared "
+                "in the background for the next counts: boardgames cache warm queens)"
+            ),
+            soft_wrap=True,
+        )
+    method = chosen
     if method in JIT_METHODS:
         _load_kernels(err, method, workers, n)
     if method.startswith("constellations"):  # what the estimate measures

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
+from boardgames.core import warmup
 
 FIRST = "1 5 8 6 3 7 2 4"
 LAST = "8 4 1 3 6 2 7 5"
@@ -129,9 +130,33 @@ def test_count_text_and_json() -> None:
         assert data["count"] == 724 and data["method"] == method and data["n"] == 10
         assert data["fundamental"] is False and data["seconds"] >= 0
     data = json.loads(run("queens", "count", "-n", "11", "--fundamental", "--json").stdout)
-    assert data["count"] == 341 and data["method"] == "symmetry-parallel" and data["fundamental"]
+    assert data["count"] == 341 and data["fundamental"]
+    assert data["method"] == ("symmetry-parallel" if warmup.is_ready("queens") else "bitmask")
     data = json.loads(run("queens", "count", "-n", "14", "--fundamental", "--json").stdout)
     assert data["count"] == 45752 and data["method"] == "constellations-parallel"
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_count_answers_in_pure_python_while_the_kernels_are_not_ready(
+    ready: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first run on a fresh machine: N up to 13 is counted in pure Python (no compiler
+    wait) and the kernels are compiled in the background; once ready, auto uses them."""
+    started: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", lambda group: ready)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group))
+    for n, total in ((12, 14200), (13, 73712)):  # OEIS A000170
+        r = run("queens", "count", "-n", str(n), "--json")
+        data = json.loads(r.stdout)
+        assert data["count"] == total
+        if ready:
+            assert data["method"] == "symmetry-parallel" and "pure Python" not in r.stderr
+        else:
+            assert data["method"] == "bitmask"
+            assert "counted in pure Python, bitmask, while the compiled kernels" in r.stderr
+    assert started == ([] if ready else ["queens", "queens"])
+    data = json.loads(run("queens", "count", "-n", "14", "--json").stdout)
+    assert data["method"] == "constellations-parallel"  # beyond 13 the kernels are worth it
 
 
 def test_count_workers() -> None:

@@ -1,0 +1,146 @@
+"""Which groups of compiled kernels are ready on disk, and compiling them in the background.
+
+numba compiles a kernel on its first call and keeps the machine code in its on-disk cache
+(``NUMBA_CACHE_DIR``). On a fresh machine that first call costs seconds to a minute; a
+command whose work is small must not make a new user wait for it. So a command asks
+:func:`is_ready` first: when its group of kernels is not known to be compiled, it answers
+with a pure-Python path and calls :func:`warm_in_background`, which starts
+``boardgames cache warm GROUP`` in a separate process to fill the cache for the next run.
+
+A group is *ready* when ``boardgames cache warm GROUP`` finished compiling (or loading) all
+its kernels with the sources and the numba version in use now: it then leaves a marker file
+in ``NUMBA_CACHE_DIR/boardgames-ready/``. The marker's name holds :func:`stamp`, a hash of
+the package's sources and the numba and Python versions, so an upgrade or an edit makes
+every group not ready again (the cache itself may still serve: warming is then quick).
+
+This module imports neither numba nor any game: it only looks at files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+GROUPS = ("queens", "kalah", "nim")
+"""The groups ``boardgames cache warm`` knows; ``all`` means every one."""
+
+READY_FOLDER = "boardgames-ready"
+BACKGROUND_SWITCH = "BOARDGAMES_BACKGROUND_WARM"
+"""Set to 0, no command starts a background compile (the test suite does so)."""
+PACKAGE = Path(__file__).resolve().parents[1]
+
+_children: list[subprocess.Popen[bytes]] = []
+
+
+def kernel_cache() -> Path:
+    """numba's cache folder as this process uses it (``boardgames`` sets it on import)."""
+    import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
+
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+@functools.cache
+def stamp() -> str:
+    """A short hash of every source file of the package, numba's version and Python's."""
+    h = hashlib.sha256()
+    h.update(sys.version.encode())
+    try:
+        from importlib.metadata import version
+
+        h.update(version("numba").encode())
+    except Exception:
+        h.update(b"numba ?")
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(str(path.relative_to(PACKAGE)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def marker(group: str) -> Path:
+    """The file whose presence says that ``group``'s kernels are compiled."""
+    return kernel_cache() / READY_FOLDER / f"{group}-{stamp()}"
+
+
+def is_ready(group: str) -> bool:
+    """True when ``group``'s kernels were compiled into the cache by these sources."""
+    return marker(group).is_file()
+
+
+def mark_ready(group: str) -> None:
+    """Record that ``group``'s kernels are compiled; markers of older stamps go."""
+    path = marker(group)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for old in path.parent.glob(f"{group}-*"):
+        if old != path and not old.name.endswith(".pid"):
+            with contextlib.suppress(OSError):
+                old.unlink()
+    path.touch()
+
+
+def _running(pid_file: Path) -> bool:
+    """True when ``pid_file`` names a live process (another warm-up of the same group)."""
+    try:
+        pid = int(pid_file.read_text())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def in_progress(group: str) -> bool:
+    """True when a process (this one's child or another command's) is compiling ``group``."""
+    return _running(kernel_cache() / READY_FOLDER / f"{group}.pid")
+
+
+def warm_in_background(group: str) -> bool:
+    """Start ``boardgames cache warm GROUP`` in its own process, unless the group is ready
+    or another process warms it already; True when a warm-up is under way (this one or
+    another command's), False when none will come (ready, switched off, no cache folder).
+
+    The process runs in its own session (a Ctrl-C at the terminal does not reach it) and
+    goes on after this command ends, to fill the cache; :func:`stop_background` ends it
+    (the command's Ctrl-C handler calls it, so that nothing is left compiling). With
+    ``BOARDGAMES_BACKGROUND_WARM=0`` in the environment it starts nothing."""
+    if os.environ.get(BACKGROUND_SWITCH) == "0" or is_ready(group):
+        return False
+    folder = kernel_cache() / READY_FOLDER
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    pid_file = folder / f"{group}.pid"
+    if _running(pid_file):
+        return True  # another command's warm-up: it fills the same cache
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "boardgames", "cache", "warm", group, "--quiet"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        pid_file.write_text(str(child.pid))
+    except OSError:
+        return False
+    _children.append(child)
+    return True
+
+
+def stop_background() -> None:
+    """End the warm-ups this process started (Ctrl-C: leave no compiler running)."""
+    while _children:
+        child = _children.pop()
+        if child.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(child.pid, signal.SIGTERM)
+            try:
+                child.wait(2)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(child.pid, signal.SIGKILL)
