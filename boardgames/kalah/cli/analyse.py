@@ -10,6 +10,7 @@ import click
 from rich.text import Text
 
 from boardgames.cli.options import json_option
+from boardgames.core import warmup
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import check_output
 from boardgames.core.progress import Progress, interruptible, stopped_message
@@ -34,6 +35,7 @@ from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
     engine_for,
     program_compound,
+    reference_within,
     value_text,
 )
 
@@ -121,6 +123,7 @@ def analyse(
                 "bound": score_bound(result.value, result.exact),
                 "margin": score_margin(result.value),
                 "endgame_table": result.strategy == ENDGAME_STRATEGY,
+                "reference_search": result.strategy == "reference",
                 "pv": [{"player": PLAYER_NAMES[p], "pits": ps} for p, ps in groups],
                 "nodes": result.nodes,
                 "seconds": round(seconds, 3),
@@ -138,7 +141,12 @@ def analyse(
     else:
         how = (
             f"depth {result.depth} {'compound moves' if unit == 'compound' else 'sowings'}, "
-            f"eval {evaluation}, {config.strategy}"
+            f"eval {evaluation}, "
+            + (
+                "pure-Python reference alpha-beta"
+                if result.strategy == "reference"
+                else config.strategy
+            )
         )
     value = value_text(result.value, evaluation, result.exact)
     console.print(f"Value {value} for {PLAYER_NAMES[player]} ({how})")
@@ -164,6 +172,19 @@ def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], 
     """The program's compound move, with its progress on stderr (the depth each finished
     iteration reached and its value) and a Ctrl-C that says how far the search got."""
     err = make_console(stderr=True)
+    small = config.depth is None and config.unit == "compound" and (config.time or 0) <= 5
+    if small and not warmup.is_ready("kalah") and warmup.warm_in_background("kalah"):
+        # a fresh machine, a search of seconds: answer now with the reference search (no
+        # compiling), and compile in another process for the next runs
+        t0 = time.perf_counter()
+        best, result = reference_within(game, state, config)
+        err.print(
+            f"(searched by the pure-Python reference program, depth {result.depth}, while "
+            "the fast engine is compiled in the background for the next runs: "
+            "boardgames cache warm kalah)",
+            highlight=False,
+        )
+        return list(best), result, time.perf_counter() - t0
     with Progress("Loading the program (compiled once, then cached)", console=err, delay=3):
         engine = engine_for(game, config)
     reached: list[tuple[int, int, int]] = []

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 
 from boardgames.cli.options import json_option
+from boardgames.core import warmup
 from boardgames.core.compare import (
     CompareRow,
     comparison_json,
@@ -107,11 +108,25 @@ def compare_command(
         raise click.UsageError(f"--tt must be more than 0 and at most 4096 MiB, got {tt_mib:g}")
     chosen = parse_choice_list(strategies, list(STRATEGIES), "strategy")
     engine_list = parse_choice_list(engines, ENGINES, "engine")
+    err = make_console(stderr=True)
+    source = click.get_current_context().get_parameter_source("engines")
+    if (
+        source is click.core.ParameterSource.DEFAULT
+        and not warmup.is_ready("kalah")
+        and warmup.warm_in_background("kalah")
+    ):
+        # a fresh machine: the Python engine answers now, numba is compiled for next time
+        engine_list = [e for e in engine_list if e != "numba"]
+        err.print(
+            "(numba rows left out: its kernels are being compiled in the background for the "
+            "next runs, once per machine; --engine numba waits for them. "
+            "'boardgames cache warm kalah' compiles ahead.)",
+            highlight=False,
+        )
     pairs, notes = plan(chosen, engine_list)
     if not pairs:
         raise click.UsageError("no strategy runs on the chosen engines: " + "; ".join(notes))
     states = random_positions(game, positions, seed) if positions else [game.initial_state()]
-    err = make_console(stderr=True)
     rows = _compare_with_progress(
         game, states, depth, pairs, err, again_is_ply=ply == "sowing", tt_mib=tt_mib,
         playouts=playouts, seed=seed,

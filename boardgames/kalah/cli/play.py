@@ -12,8 +12,9 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from boardgames.core import warmup
 from boardgames.core.console import EndOfInput, ask, file_name, make_console
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import GameError, SearchResult, State
 from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     board_options,
@@ -34,6 +35,7 @@ from boardgames.kalah.play.program import (
     ENDGAME_STRATEGY,
     engine_for,
     program_compound,
+    reference_within,
     value_text,
 )
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record
@@ -77,6 +79,9 @@ class KalahPlay:
     unsaved: str | None = None
     """Set at the end when the record could not be written where it was asked for."""
     history: list[_Snapshot] = field(default_factory=list)
+    engine_ready: bool = True
+    """False while the compiled engine is being prepared in the background: the program
+    then plays the pure-Python reference search (:func:`reference_within`)."""
 
     def __post_init__(self) -> None:
         players = (
@@ -215,17 +220,38 @@ class KalahPlay:
                 f"(replay it: boardgames kalah replay {escape(str(self.record_path))})."
             )
 
+    def load_engines(self) -> None:
+        """Load (or, the first time on a machine, compile) the programs' engines."""
+        with self.console.status(
+            "Loading the program (the first run on a machine compiles it, about half a minute)…"
+        ):
+            for player, kind in enumerate(self.kinds):
+                if kind == "program":
+                    engine_for(self.game, self.program_of(player))
+        self.engine_ready = True
+
+    def think(self, program: EngineConfig) -> tuple[tuple[int, ...], SearchResult]:
+        """The program's compound move: the engine's, or the reference search's while the
+        engine is being prepared (switching to the engine as soon as it is compiled)."""
+        if not self.engine_ready and warmup.is_ready("kalah"):
+            self.load_engines()  # from the cache the background process filled: a second
+        if self.engine_ready:
+            return program_compound(self.game, self.state, program)
+        return reference_within(self.game, self.state, program)
+
     def program_turn(self, player: int) -> None:
         program = self.program_of(player)
         with self.console.status("Thinking…"):
             t0 = time.perf_counter()
-            pits, result = program_compound(self.game, self.state, program)
+            pits, result = self.think(program)
             seconds = time.perf_counter() - t0
         value = value_text(result.value, program.evaluation, result.exact)
         if result.strategy == ENDGAME_STRATEGY:
             value += " (exact: endgame tables)"
         elif result.exact:
             value += " (exact: solved)"
+        elif result.strategy == "reference":
+            value += f", reference search at depth {result.depth} while the fast engine loads"
         subject = "I move" if self.one_human else f"{PLAYER_NAMES[player]} moves"
         self.console.print(
             f"{subject} from [bold]{' '.join(map(str, pits))}[/]   "
@@ -310,7 +336,7 @@ class KalahPlay:
 
     def hint(self) -> None:
         with self.console.status("Thinking…"):
-            pits, result = program_compound(self.game, self.state, self.program)
+            pits, result = self.think(self.program)
         if result.strategy == ENDGAME_STRATEGY:
             how = "exact, from the endgame tables"
         elif result.exact:
@@ -460,13 +486,17 @@ def play(
             f"--record: cannot write the record to {record_path}: {e.strerror or e}"
         ) from None
     if "program" in kinds:
-        # load (or, the first time on a machine, compile) the engines before the first move
-        with session.console.status(
-            "Loading the program (the first run on a machine compiles it, about half a minute)…"
-        ):
-            for player, kind in enumerate(kinds):
-                if kind == "program":
-                    engine_for(game, session.program_of(player))
+        if not warmup.is_ready("kalah") and warmup.warm_in_background("kalah"):
+            # a fresh machine: play at once, compile in another process meanwhile
+            session.engine_ready = False
+            make_console(stderr=True).print(
+                "(The fast engine is being compiled in the background, once per machine: "
+                "until it is ready the program plays a shallower pure-Python search. "
+                "'boardgames cache warm' compiles ahead.)",
+                highlight=False,
+            )
+        else:
+            session.load_engines()  # before the first move
     session.run()
     if session.unsaved is not None:
         raise RecordNotSaved(session.unsaved)

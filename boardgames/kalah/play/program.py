@@ -13,6 +13,7 @@ engine is tested against, and the "classic program" of the matches.
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import TYPE_CHECKING
 
 from boardgames.core.protocol import (
@@ -26,7 +27,7 @@ from boardgames.core.search import alphabeta
 from boardgames.kalah.exact import index
 from boardgames.kalah.exact.index import pit_stones
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.play.engine import EngineConfig, KalahEngine
+from boardgames.kalah.play.engine import DEFAULT_TIME, EngineConfig, KalahEngine
 
 if TYPE_CHECKING:
     from boardgames.kalah.exact.endgame import EndgameTable
@@ -207,3 +208,33 @@ def choose_compound(
         pits.append(move)
         state, _ = game.play(state, move)
     return tuple(pits), result
+
+
+REFERENCE_MAX_DEPTH = 12
+"""The deepest :func:`reference_within` searches (far past what a second reaches)."""
+
+
+def reference_within(
+    game: Kalah, state: State, config: EngineConfig
+) -> tuple[tuple[int, ...], SearchResult]:
+    """The reference program's compound move, deepened one compound move at a time while
+    the next depth is likely to fit in ``config``'s time (its depth, if it sets one, caps
+    it): what the program plays while the compiled engine is not ready yet. Pure Python,
+    nothing to compile; ``result.depth`` is the depth searched. Its value is exact only
+    where the search saw the game's end (a decided score)."""
+    budget = config.time if config.time is not None else DEFAULT_TIME
+    cap = min(config.depth or REFERENCE_MAX_DEPTH, REFERENCE_MAX_DEPTH)
+    t0 = time.perf_counter()
+    best = choose_compound(game, state, 1, evaluation=config.evaluation)
+    depth = 1
+    last = time.perf_counter() - t0
+    # alpha-beta's effective branching on Kalah is about 4 a compound move (measured)
+    while depth < cap and (time.perf_counter() - t0) + 4 * last <= budget:
+        s0 = time.perf_counter()
+        best = choose_compound(game, state, depth + 1, evaluation=config.evaluation)
+        depth += 1
+        last = time.perf_counter() - s0
+        if is_terminal_score(best[1].value):
+            break  # the game's end is in sight: deeper changes nothing
+    pits, result = best
+    return pits, dataclasses.replace(result, depth=depth, strategy="reference")

@@ -1,0 +1,146 @@
+"""A first run on a fresh machine: the program moves at once, with the pure-Python
+reference search, while the compiled engine is prepared in the background; it plays with
+the engine from the move on which the engine is ready (boardgames.core.warmup)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+from boardgames.core import warmup
+from boardgames.core.protocol import is_terminal_score
+from boardgames.kalah.game import Kalah
+from boardgames.kalah.play.engine import EngineConfig
+from boardgames.kalah.play.program import choose_compound, reference_within
+from boardgames.kalah.record import read_record, replay
+
+
+def random_position(game: Kalah, rng: random.Random, sowings: int):
+    state = game.initial_state()
+    for _ in range(sowings):
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        state, _ = game.play(state, rng.choice(moves))
+    return state
+
+
+@pytest.mark.parametrize("rules", ["classic", "etudes"])
+def test_reference_within_plays_the_reference_programs_move_at_its_depth(rules: str) -> None:
+    """The fallback is the reference program itself, deepened within the time: its move
+    and value are choose_compound's at the depth it reports."""
+    rng = random.Random(7)
+    game = Kalah(4, 3, rules, "tseitin")
+    for k in range(12):
+        state = random_position(game, rng, k)
+        if game.outcome(state) is not None:
+            continue
+        config = EngineConfig(time=0.05 * (k % 3 + 1))
+        pits, result = reference_within(game, state, config)
+        assert result.strategy == "reference" and result.depth is not None
+        assert 1 <= result.depth <= 12
+        same_pits, same = choose_compound(game, state, result.depth, evaluation="tseitin")
+        assert (pits, result.value) == (same_pits, same.value)
+        assert not result.exact  # a depth-limited search is never labelled exact
+        if not is_terminal_score(result.value):
+            assert result.depth == 12 or result.nodes > 0
+
+
+def test_reference_within_keeps_to_the_depth_a_program_asks_for() -> None:
+    game = Kalah(6, 6)
+    _, result = reference_within(game, game.initial_state(), EngineConfig(depth=3, time=60))
+    assert result.depth == 3
+
+
+def test_play_moves_at_once_then_switches_to_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cold: the first program move comes from the reference search (said on the move's
+    line); once the background compile is ready, the next move is the engine's."""
+    asked: list[str] = []
+
+    def is_ready(group: str) -> bool:
+        # asked when the game starts and before the first program move: not yet; from the
+        # second program move on, the background compile has finished
+        asked.append(group)
+        return len(asked) > 2
+
+    started: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", is_ready)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group) or True)
+    record = tmp_path / "g.klh"
+    moves_seen: list[str] = []
+    script = "2\n" + "0\n1\n2\n3\n4\n5\n" * 200
+    result = CliRunner().invoke(
+        cli, ["kalah", "play", "--time", "0.2", "--record", str(record)], input=script
+    )
+    assert result.exit_code == 0, result.output
+    assert started == ["kalah"]
+    assert "The fast engine is being compiled in the background" in result.stderr
+    for line in result.stdout.splitlines():
+        if line.startswith("I move from"):
+            moves_seen.append(line)
+    assert "reference search at depth" in moves_seen[0]
+    assert len(moves_seen) > 1 and all("reference search" not in m for m in moves_seen[1:])
+    _, final = replay(read_record(record))  # the whole game was recorded, both kinds of move
+    assert Kalah(6, 6).outcome(final) is not None
+
+
+def test_play_loads_the_engine_first_when_no_background_compile_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With background compiles switched off (BOARDGAMES_BACKGROUND_WARM=0, as in this
+    suite), nothing would ever make the engine ready: play loads it before the game."""
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "play", "--pits", "3", "--seeds", "2", "--record", str(tmp_path / "g.klh")],
+        input="0\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "reference search" not in result.output
+    assert "compiled in the background" not in result.output
+
+
+def test_analyse_answers_with_the_reference_search_while_the_engine_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cold, a search of seconds: the reference program answers (and says so); a search
+    the user sized (--depth) or a long one waits for the engine as before."""
+    started: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group) or True)
+    r = CliRunner().invoke(cli, ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["reference_search"] is True and data["exact"] is False
+    game = Kalah(4, 3, evaluation="tseitin")
+    pits, same = choose_compound(game, game.initial_state(), data["depth"], evaluation="tseitin")
+    assert (data["best"], data["value"]) == (list(pits), same.value)
+    assert "pure-Python reference program" in r.stderr and started == ["kalah"]
+    r = CliRunner().invoke(cli, ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--depth", "3"])
+    assert r.exit_code == 0 and "reference" not in r.output
+    assert started == ["kalah"]
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_compare_kalah_leaves_numba_out_while_it_compiles(
+    ready: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", lambda group: ready)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group) or True)
+    args = ["compare", "kalah", "--seeds", "3", "--depth", "3", "--json"]
+    data = json.loads(CliRunner().invoke(cli, args).stdout)
+    engines = {row["engine"] for row in data["results"]}
+    assert engines == ({"python", "numba"} if ready else {"python"})
+    assert data["agree"] is True
+    assert started == ([] if ready else ["kalah"])
+    # asked for by name, numba runs whatever the cache holds
+    data = json.loads(CliRunner().invoke(cli, [*args, "--engine", "numba"]).stdout)
+    assert {row["engine"] for row in data["results"]} == {"numba"}
