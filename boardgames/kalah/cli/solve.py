@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from boardgames.cli.options import json_option
+from boardgames.core import warmup
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import (
     DAY,
@@ -25,6 +26,7 @@ from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.cli.tables import endgame_option, load_table, table_stones
 from boardgames.kalah.exact import sizing
 from boardgames.kalah.exact.index import pit_stones
+from boardgames.kalah.exact.quick import NodeLimit, QuickSolver
 from boardgames.kalah.exact.sizing import (
     SOLVE_RATE,
     TINY_POSITIONS,
@@ -133,6 +135,11 @@ def solve(
     if stores is not None:  # nothing to search, no tables to build, no numba to load
         _print_finished(console, game, state, base, side, as_json)
         return
+    jobs = job_solve_wanted(cluster, checkpoint_dir, at_least, at_most)
+    # a fresh machine: before anything that compiles (the table's cache key too)
+    quick = endgame_spec == "auto" and not jobs and not warmup.is_ready("kalah")
+    if quick and _solve_before_compiling(game, state, base, console, err, as_json):
+        return
     from boardgames.kalah.exact.solver import Solver
 
     # on a cluster the workers load the tables: this machine's memory does not matter
@@ -144,7 +151,7 @@ def solve(
         stones = 0
     threads = threads or os.cpu_count() or 1
     what = f"{setup_text(pits, seeds)} ({rules})" if board is None else "the position"
-    if job_solve_wanted(cluster, checkpoint_dir, at_least, at_most):
+    if jobs:
         run_job_solve(
             pits=pits, rules=rules, empty_capture=empty_capture, state=state, base=base,
             what=what, cluster=cluster, checkpoint=checkpoint_dir, at_least=at_least,
@@ -181,6 +188,7 @@ def solve(
         "passes": len(result.passes),
         "threads": threads,
         "jit_seconds": round(jit_seconds, 3),
+        "solver": "numba",
     }
     if as_json:
         print_json(data)
@@ -197,6 +205,75 @@ def solve(
         "answered by the endgame "
         f"tables: {result.db_hits:,}, by the transposition table: {result.tt_hits:,}"
     )
+
+
+QUICK_NODES = 400_000
+"""Positions the pure-Python solver may examine on a fresh machine (about 2 s) before the
+numba solver is compiled instead."""
+
+
+def _solve_before_compiling(
+    game: Kalah, state: np.ndarray, base: dict, console: Console, err: Console, as_json: bool
+) -> bool:
+    """On a fresh machine: solve a small board exactly in pure Python while the numba
+    solver is compiled in the background (True: answered). A board too big for it (more
+    than :data:`QUICK_NODES` positions) is left to the numba solver, compiled here and
+    now; the background compile is then stopped, as this one does the work."""
+    if not warmup.warm_in_background("kalah"):
+        return False
+    pits = game.pits
+    side = int(state[-1])
+    quick = QuickSolver(pits, game.rules, game.empty_capture)
+    board = [int(x) for x in state[: 2 * pits + 2]]
+    t0 = time.perf_counter()
+    try:
+        with interruptible(
+            lambda: stopped_message(
+                time.perf_counter() - t0, extra=f": {quick.nodes:,} positions searched"
+            )
+        ):
+            result = quick.solve(board, side, QUICK_NODES)
+            best = quick.best_line(board, side, result.value)
+    except NodeLimit:
+        warmup.stop_background()
+        err.print(
+            f"(more than {QUICK_NODES:,} positions for the pure-Python solver: the fast "
+            "solver is compiled now, once per machine)",
+            highlight=False,
+        )
+        return False
+    seconds = time.perf_counter() - t0
+    err.print(
+        "(solved exactly by the pure-Python solver while the fast one is compiled in the "
+        "background for bigger boards: boardgames cache warm kalah)",
+        highlight=False,
+    )
+    if as_json:
+        print_json(
+            {
+                **base,
+                "value": result.value,
+                "best": best,
+                "nodes": result.nodes,
+                "seconds": round(seconds, 3),
+                "endgame_stones": 0,
+                "endgame_hits": 0,
+                "table_hits": 0,
+                "passes": result.passes,
+                "threads": 1,
+                "jit_seconds": 0.0,
+                "solver": "python",
+            }
+        )
+        return True
+    _print_value(console, side, result.value)
+    if best:
+        console.print(f"Best move: {' '.join(map(str, best))}")
+    console.print(
+        f"{plural(result.nodes, 'position')} in {seconds:.2f} s (pure Python, one thread); "
+        f"{result.passes} null-window pass{'' if result.passes == 1 else 'es'}"
+    )
+    return True
 
 
 def _print_value(console: Console, side: int, value: int) -> None:
@@ -230,6 +307,7 @@ def _print_finished(
                 "passes": 0,
                 "threads": 0,
                 "jit_seconds": 0.0,
+                "solver": "none",
             }
         )
         return
