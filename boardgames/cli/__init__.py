@@ -277,10 +277,15 @@ class LazyGroup(click.Group):
         if problem is not None:
             _error(problem)
             sys.exit(EXIT_FAILED)
+        if "boardgames.core.files" in sys.modules:  # a command run before in this process
+            sys.modules["boardgames.core.files"].FAILED_WRITES.clear()
         with _watch_interrupts() as watch:
             code = self._run(args, prog_name, complete_var, extra)
         if watch.interrupted:
             code = EXIT_INTERRUPTED
+        files = sys.modules.get("boardgames.core.files")
+        if code == EXIT_OK and files is not None and files.FAILED_WRITES:
+            code = EXIT_FAILED  # a file it could not write, said on stderr when it failed
         if code == EXIT_INTERRUPTED and "boardgames.core.warmup" in sys.modules:
             # a background compile this command started ends with it on Ctrl-C
             sys.modules["boardgames.core.warmup"].stop_background()

@@ -21,6 +21,18 @@ class WriteFailed(click.ClickException):
     exit_code = 1
 
 
+FAILED_WRITES: list[str] = []
+"""Files this process could not write but went on without (a cache file: the work still
+served this run). Each was said on stderr when it failed; the command then ends with
+status 1 instead of 0 (``boardgames.cli``'s funnel), so that no failed write passes as a
+success."""
+
+
+def record_failed_write(what: str) -> None:
+    """Note a write that failed but did not stop the work (see :data:`FAILED_WRITES`)."""
+    FAILED_WRITES.append(what)
+
+
 def not_a_regular_file(path: Path | str) -> str | None:
     """``PATH is not a regular file (...)`` when ``path`` exists and is a device, a folder
     or a pipe (a file a command reads would be read without end, or not at all); None for

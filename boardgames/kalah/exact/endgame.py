@@ -60,6 +60,7 @@ from numba import njit, prange
 
 from boardgames import cache_dir
 from boardgames.core import kernels as core_kernels
+from boardgames.core.files import record_failed_write
 from boardgames.core.kernels import AGAIN, NOT_OVER
 from boardgames.core.memory import huge_zeros
 from boardgames.core.numba_cache import njit_cached
@@ -624,6 +625,7 @@ def load_or_build(
             f"The endgame table could not be saved in {path.parent} ({_reason(e)}): it "
             "serves this run only, and the next run builds it again."
         )
+        record_failed_write(str(path))  # the command ends with status 1
         return built
     if mmap:
         # just written from ``built``: mapped without reading it back
