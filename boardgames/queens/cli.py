@@ -280,6 +280,9 @@ def _check_workers(workers: int | None) -> None:
         raise click.UsageError(f"--workers {workers}: this machine has {cores} cores")
 
 
+PURE_N = 12
+"""Up to this N, ``auto`` counts in pure Python: N = 12 takes 0.1 s, less than loading the
+numba kernels from the cache (0.3 s, benchmarks/first_contact.py)."""
 PURE_UNTIL_READY_N = 13
 """Up to this N, ``auto`` counts in pure Python (N = 13: about half a second) while the
 numba kernels are not compiled yet, instead of making a first run wait for the compiler."""
@@ -288,8 +291,8 @@ numba kernels are not compiled yet, instead of making a first run wait for the c
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
-    if n <= 9 and workers is None:
-        return "bitmask"
+    if n <= PURE_N and workers is None:
+        return "bitmask"  # faster than loading the compiled kernels from the cache
     if n <= PURE_UNTIL_READY_N and workers is None and not warmup.is_ready("queens"):
         return "bitmask"  # the kernels are compiled in the background meanwhile (count)
     # measured on 2 cores: the start constellations win from N = 14 (1.6x there; even at 13)
@@ -304,8 +307,8 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     type=click.Choice(["auto", *METHODS]),
     default="auto",
     show_default=True,
-    help="How to count (auto: bitmask up to N = 9, symmetry-parallel up to 13, "
-    "constellations-parallel above; bitmask up to 13 while the compiled kernels are not "
+    help="How to count (auto: bitmask up to N = 12, symmetry-parallel at 13, "
+    "constellations-parallel above; bitmask at 13 too while the compiled kernels are not "
     "ready, see 'boardgames cache warm'). " + _method_help(),
 )
 @click.option(
@@ -366,7 +369,7 @@ def count(
         raise click.UsageError("--workers applies to the parallel methods only")
     _check_workers(workers)
     err = make_console(stderr=True)
-    if method == "auto" and n > 9 and chosen in counting.PURE_METHODS:
+    if method == "auto" and n > PURE_N and chosen in counting.PURE_METHODS:
         warmup.warm_in_background("queens")
         err.print(
             Text(

@@ -163,10 +163,7 @@ class QuickSolver:
         """A sowing that keeps ``value`` (the position's exact value), or None."""
         mover = key[-1]
         for pit, child in self._order(key, self.children(key), -1):
-            if child[-1] == mover:
-                v = self._value(child)
-            else:
-                v = -self._value(child)
+            v = self._value(child) if child[-1] == mover else -self._value(child)
             if v == value:
                 return pit
         return None
