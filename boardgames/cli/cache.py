@@ -6,6 +6,10 @@ hidden temporary files of tables being saved, and by default numba's compiled ke
 (``NUMBA_CACHE_DIR``). A table is *current* when its fingerprint is that of today's rule
 kernels (only those are ever read) and *stale* otherwise. This module imports numpy and
 numba only inside the commands that need them.
+
+``cache warm`` compiles the kernels ahead of use: :data:`WARM_STEPS` is the one list of its
+steps (each a function of the game's ``warm`` module that calls the commands' own loading
+code), and a group whose steps all ran is marked ready (:mod:`boardgames.core.warmup`).
 """
 
 from __future__ import annotations
@@ -148,6 +152,29 @@ def _numba_files(folder: Path) -> list[Path]:
     return found
 
 
+def _ready_groups() -> dict[str, bool]:
+    """Each group of ``cache warm``: True when its kernels are compiled into the cache by
+    today's sources and numba (:func:`boardgames.core.warmup.is_ready`)."""
+    from boardgames.core import warmup
+
+    return {g: warmup.is_ready(g) for g in warmup.GROUPS}
+
+
+def _drop_ready_markers() -> int:
+    """Remove every group's ready marker (the kernels they vouch for are going); the
+    number removed."""
+    from boardgames.core import warmup
+
+    folder = warmup.kernel_cache() / warmup.READY_FOLDER
+    removed = 0
+    for path in folder.glob("*-*") if folder.is_dir() else []:
+        if path.name.split("-")[0] in warmup.GROUPS and not path.name.endswith(".pid"):
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed += 1
+    return removed
+
+
 def _size(paths: Iterable[Path]) -> int:
     total = 0
     for p in paths:
@@ -199,6 +226,10 @@ def cache() -> None:
     variant; tables of earlier rule kernels (stale) are never read again. Every table
     carries a checksum of each level, checked whenever it is loaded.
 
+    numba compiles each kernel on its first use on a machine (seconds to a minute) and
+    keeps it in $NUMBA_CACHE_DIR; 'cache warm' compiles them ahead (images, classrooms,
+    CI), and 'cache list' says which groups of them are ready.
+
     The folder is $BOARDGAMES_CACHE, else $XDG_CACHE_HOME/boardgames, else
     ~/.cache/boardgames ('boardgames cache path').
     """
@@ -225,7 +256,9 @@ def list_command(as_json: bool) -> None:
     folder = cache_dir()
     entries = _scan(folder)
     numba_folder = _numba_folder()
-    numba_bytes = _size(_numba_files(numba_folder))
+    numba_paths = _numba_files(numba_folder)
+    numba_bytes = _size(numba_paths)
+    ready = _ready_groups()
     checks: dict[Path, str] = {}
     for e in entries:
         if not e.temporary:
@@ -269,6 +302,12 @@ def list_command(as_json: bool) -> None:
                     if e.temporary
                 ],
                 "numba": {"folder": str(numba_folder), "bytes": numba_bytes},
+                "compiled_kernels": {
+                    "folder": str(numba_folder),
+                    "files": len(numba_paths),
+                    "bytes": numba_bytes,
+                    "groups": ready,
+                },
                 "total_bytes": total,
             }
         )
@@ -304,7 +343,19 @@ def list_command(as_json: bool) -> None:
     else:
         console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
     console.print(
-        f"Compiled kernels (numba): {_format_bytes(numba_bytes)} in {numba_folder}",
+        f"Compiled kernels (numba): {len(numba_paths):,} files, {_format_bytes(numba_bytes)} "
+        f"in {numba_folder}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    missing = [g for g, ok in ready.items() if not ok]
+    console.print(
+        "  "
+        + ", ".join(
+            f"{g} [{'green' if ok else 'yellow'}]{'ready' if ok else 'not ready'}[/]"
+            for g, ok in ready.items()
+        )
+        + (f" ('boardgames cache warm {' '.join(missing)}' compiles them)" if missing else ""),
         highlight=False,
         soft_wrap=True,
     )
@@ -374,6 +425,8 @@ def clean_command(
             chosen.append((e.path, e.nbytes))
     if numba:
         chosen += [(p, _size([p])) for p in _numba_files(_numba_folder())]
+        if not dry_run:  # no group is ready once its kernels are gone
+            _drop_ready_markers()
     for e in kept:
         console.print(
             f"Kept {e.path.name}: process {e.writer} is writing it.",
@@ -550,3 +603,168 @@ def _print_verified(
             highlight=False,
             soft_wrap=True,
         )
+
+
+# --- cache warm --------------------------------------------------------------------------
+
+WARM_STEPS: dict[str, list[tuple[str, str]]] = {
+    "queens": [
+        ("plain, symmetry and rotation counts", "boardgames.queens.warm:counting"),
+        ("constellations", "boardgames.queens.warm:constellations"),
+        ("constellations, parallel", "boardgames.queens.warm:constellations_parallel"),
+    ],
+    "kalah": [
+        ("the program, 6x6 classic (play, analyse)", "boardgames.kalah.play.warm:program_classic"),
+        ("the program, 6x6 etudes", "boardgames.kalah.play.warm:program_etudes"),
+        ("the exact solver and its first guess (solve)", "boardgames.kalah.play.warm:solver"),
+        ("the endgame-table builder", "boardgames.kalah.play.warm:endgame"),
+        ("the search strategies (compare kalah)", "boardgames.kalah.play.warm:compare"),
+        ("Monte Carlo tree search", "boardgames.kalah.play.warm:mcts"),
+    ],
+    "nim": [
+        ("the search strategies", "boardgames.nim.warm:searcher"),
+        ("Monte Carlo tree search (compare nim)", "boardgames.nim.warm:mcts"),
+    ],
+}
+"""The one list of what ``cache warm`` compiles: group -> (label, "module:function") steps.
+Each function calls the loading code the commands use (no kernel code of its own)."""
+
+
+def _warm_step(target: str) -> None:
+    """Run one step, ``"module:function"``."""
+    import importlib
+
+    module, _, name = target.partition(":")
+    getattr(importlib.import_module(module), name)()
+
+
+class _CompileCounter:
+    """Counts numba's compiles (not its cache loads) while a step runs."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __enter__(self) -> _CompileCounter:
+        from numba.core import event
+
+        counter = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                counter.count += 1
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from numba.core import event
+
+        event.unregister("numba:compile", self._listener)
+
+
+def _drop_pid_file(group: str) -> None:
+    """Remove the pid file a background warm-up of ``group`` left, if it names us."""
+    from boardgames.core import warmup
+
+    pid_file = warmup.kernel_cache() / warmup.READY_FOLDER / f"{group}.pid"
+    with contextlib.suppress(OSError, ValueError):
+        if int(pid_file.read_text()) == os.getpid():
+            pid_file.unlink()
+
+
+@cache.command("warm", short_help="Compile the kernels ahead of use (images, classrooms, CI).")
+@click.argument(
+    "groups",
+    nargs=-1,
+    type=click.Choice(["all", *WARM_STEPS], case_sensitive=False),
+    metavar="[queens|kalah|nim|all]...",
+)
+@click.option("--quiet", is_flag=True, hidden=True, help="No output (the background warm-up).")
+def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
+    """Compile the numba kernels of the commands of GROUP (default: all) into the cache,
+    so that no command compiles on first use: for images, classrooms and CI.
+
+    Each step runs the code a command runs to load its kernels: a kernel already in the
+    cache is loaded (quick), one that is not is compiled (seconds to a minute each, once
+    per machine, numba version and boardgames version). When every step of a group is
+    done, the group is marked ready ('cache list' shows it) and the commands use its
+    kernels at once.
+
+    Ctrl-C is safe: numba writes each cache file under a temporary name and renames it
+    into place (os.replace in numba/core/caching.py), so a half-written entry is never
+    loaded (an index naming a data file not yet written just means a compile); what was
+    compiled stays in the cache, and the next run goes on from there. A group is marked
+    ready only when all its steps ran.
+    """
+    import time
+
+    from boardgames.core import warmup
+    from boardgames.core.progress import Stopped, format_duration, stopped_message
+
+    chosen = [g.lower() for g in groups] or ["all"]
+    names = list(WARM_STEPS) if "all" in chosen else list(dict.fromkeys(chosen))
+    steps = [(g, label, target) for g in names for label, target in WARM_STEPS[g]]
+    console = make_console()
+    err = make_console(stderr=True)
+    t0 = time.perf_counter()
+    done = 0
+    compiled_total = 0
+
+    def say(text: str) -> None:
+        if not quiet:
+            console.print(text, highlight=False, soft_wrap=True)
+
+    def stopped() -> str:
+        return stopped_message(
+            time.perf_counter() - t0, done, len(steps), "steps",
+            "; what was compiled stays in the cache",
+        )  # fmt: skip
+
+    try:
+        with (
+            Progress(
+                "Compiling kernels", len(steps), "steps", console=err, enabled=not quiet, delay=0.5
+            ) as progress,
+            interruptible(stopped),
+        ):
+            for group in names:
+                group_steps = [s for s in steps if s[0] == group]
+                for _, label, target in group_steps:
+                    progress.update(done, detail=f"{group}: {label}")
+                    t = time.perf_counter()
+                    try:
+                        with _CompileCounter() as counter:
+                            _warm_step(target)
+                    except (KeyboardInterrupt, Stopped):
+                        raise
+                    except Exception as e:  # one line; the group stays not ready
+                        raise click.ClickException(
+                            f"{group}: {label}: {type(e).__name__}: {printable(str(e))}"
+                        ) from None
+                    seconds = time.perf_counter() - t
+                    done += 1
+                    compiled_total += counter.count
+                    how = (
+                        f"compiled: {counter.count} numba function{'s' * (counter.count != 1)}"
+                        if counter.count
+                        else "already compiled"
+                    )
+                    say(f"{group}: {label}: {format_duration(seconds)} ({how})")
+                try:
+                    warmup.mark_ready(group)
+                except OSError as e:
+                    raise click.ClickException(
+                        f"{group}: compiled, but it cannot be marked ready in "
+                        f"{warmup.kernel_cache()}: {e.strerror or e}"
+                    ) from None
+    finally:
+        for group in names:
+            _drop_pid_file(group)
+    say(
+        f"Ready: {', '.join(names)} ({len(steps)} steps, {compiled_total} numba functions "
+        f"compiled, {format_duration(time.perf_counter() - t0)}) in {_numba_folder()}."
+    )

@@ -1,0 +1,77 @@
+"""What ``boardgames cache warm kalah`` runs: the kernels of Kalah's commands, compiled (or
+loaded from numba's cache) by the very functions the commands call.
+
+Each function is one step of the warm-up (``boardgames/cli/cache.py`` lists the steps);
+none holds kernel code of its own. Kernel code depends on the argument types only, except
+plain alpha-beta's rule kernels, which are specialised to a board (pits, rules, evaluation;
+``kalah.kernels.specialised_kernels``): those are compiled for the board ``compare kalah``
+uses by default, 6 pits classic with the store evaluation.
+"""
+
+from __future__ import annotations
+
+from boardgames.kalah.game import Kalah
+
+PITS = 6
+SEEDS = 6
+
+
+def _program(rules: str) -> None:
+    """The program of ``kalah play`` and ``kalah analyse`` with their default settings
+    (MTD(f), Tseitin's evaluation, proofs by the exact solver), as they make it."""
+    from boardgames.kalah.play.engine import EngineConfig
+    from boardgames.kalah.play.program import engine_for
+
+    engine_for(Kalah(PITS, SEEDS, rules, "tseitin"), EngineConfig(evaluation="tseitin"))
+
+
+def program_classic() -> None:
+    """``kalah play`` / ``kalah analyse``: the default program on 6 x 6, classic rules."""
+    _program("classic")
+
+
+def program_etudes() -> None:
+    """The same program under the Etudes rules."""
+    _program("etudes")
+
+
+def solver() -> None:
+    """``kalah solve``: the exact solver (both rule sets) and its first guess."""
+    from boardgames.kalah.exact.solver import Solver
+    from boardgames.kalah.play.guess import FirstGuess
+
+    for rules in ("classic", "etudes"):
+        Solver(1, rules, hash_mb=0.001).warm_up()
+        FirstGuess(Kalah(4, 1, rules)).warm_up()
+
+
+def endgame() -> None:
+    """The endgame-table builder and the table look-up (``kalah solve --endgame``, and the
+    small table ``kalah play`` builds when a game gets near its end): a tiny table, built
+    in memory, not saved; and the rule-kernel fingerprint that names cached tables."""
+    from boardgames.kalah.exact import endgame
+
+    endgame.cached_stones(PITS)
+    table = endgame.build(2, 4)
+    game = Kalah(2, 1)
+    table.value(game.initial_state())
+
+
+def compare() -> None:
+    """``compare kalah``: every exact strategy of the numba searcher, one ply, on the
+    command's default board (6 x 6 classic, store evaluation)."""
+    from boardgames.core.strategies import EXACT_STRATEGIES, numba_searcher
+
+    game = Kalah(PITS, SEEDS, "classic", "store")
+    searcher = numba_searcher(game)
+    for strategy in EXACT_STRATEGIES:
+        searcher.run(strategy, game.initial_state(), 1)
+
+
+def mcts() -> None:
+    """Monte Carlo tree search (``compare kalah --strategies mcts``, ``kalah play --b
+    strategy=mcts``)."""
+    from boardgames.core.mcts import MctsSearcher
+
+    game = Kalah(PITS, SEEDS, "classic", "tseitin")
+    MctsSearcher(game).search(game.initial_state(), playouts=4)

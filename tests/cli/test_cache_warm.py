@@ -1,0 +1,194 @@
+"""``boardgames cache warm`` and the compiled-kernel section of ``cache list`` (issue 31).
+
+- A warmed group is marked ready (``cache list --json``), and the mark goes stale when the
+  sources' stamp changes; ``cache clean --numba`` takes the marks away with the kernels.
+- A warm-up stopped at a random moment (SIGINT or SIGTERM) leaves a cache the next command
+  loads without a crash and with the right answer (numba writes each file under a
+  temporary name and renames it into place).
+- A bad group is one line and status 2; ``--help`` loads no numba.
+
+Every compile happens in a fresh ``NUMBA_CACHE_DIR`` of the test's own (queens, the
+cheapest group: about 20 s cold); warming everything is marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+from boardgames.cli.cache import WARM_STEPS
+from boardgames.core import warmup
+
+Env = dict[str, str]
+
+
+def run(*args: str, env: Env, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "boardgames", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **env},
+        timeout=timeout,
+    )
+
+
+def fresh_env(folder: Path) -> Env:
+    """A private kernel cache and table cache under ``folder``."""
+    (folder / "numba").mkdir(parents=True, exist_ok=True)
+    return {"NUMBA_CACHE_DIR": str(folder / "numba"), "BOARDGAMES_CACHE": str(folder / "cache")}
+
+
+def listed(env: Env) -> dict:
+    result = run("cache", "list", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    kernels: dict = json.loads(result.stdout)["compiled_kernels"]
+    return kernels
+
+
+@pytest.fixture(scope="module")
+def warm_queens(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Env, subprocess.CompletedProcess[str]]:
+    """One cold warm-up of the queens group, shared by the tests below."""
+    env = fresh_env(tmp_path_factory.mktemp("warm"))
+    return env, run("cache", "warm", "queens", env=env)
+
+
+def test_warm_marks_the_group_ready(
+    warm_queens: tuple[Env, subprocess.CompletedProcess[str]],
+) -> None:
+    env, result = warm_queens
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # one line per step with its time, then the closing line
+    assert len(lines) == len(WARM_STEPS["queens"]) + 1, result.stdout
+    for line, (label, _) in zip(lines, WARM_STEPS["queens"], strict=False):
+        assert line.startswith(f"queens: {label}: ") and " s (" in line, line
+    assert "compiled" in lines[0]
+    assert lines[-1].startswith("Ready: queens (3 steps"), lines[-1]
+    kernels = listed(env)
+    assert kernels["groups"] == {"queens": True, "kalah": False, "nim": False}
+    assert kernels["files"] > 0 and kernels["bytes"] > 0
+    text = run("cache", "list", env=env).stdout
+    assert "queens ready" in text and "kalah not ready" in text, text
+
+
+def test_second_warm_loads_from_the_cache(
+    warm_queens: tuple[Env, subprocess.CompletedProcess[str]],
+) -> None:
+    env, _ = warm_queens
+    result = run("cache", "warm", "queens", env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("(already compiled)") == len(WARM_STEPS["queens"]), result.stdout
+
+
+def test_marks_go_stale_with_the_stamp(
+    warm_queens: tuple[Env, subprocess.CompletedProcess[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env, _ = warm_queens
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert warmup.is_ready("queens")
+    old = warmup.marker("queens")
+    monkeypatch.setattr(warmup, "stamp", lambda: "0123456789abcdef")  # an edit, an upgrade
+    assert not warmup.is_ready("queens")
+    shown = CliRunner().invoke(cli, ["cache", "list", "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["compiled_kernels"]["groups"]["queens"] is False
+    warmup.mark_ready("queens")  # a warm-up under the new stamp replaces the old mark
+    assert warmup.is_ready("queens") and not old.exists()
+
+
+def test_clean_numba_takes_the_marks_away(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = fresh_env(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    warmup.mark_ready("nim")
+    assert warmup.is_ready("nim")
+    result = CliRunner().invoke(cli, ["cache", "clean", "--numba"])
+    assert result.exit_code == 0, result.output
+    assert not warmup.is_ready("nim")
+
+
+def test_a_stopped_warm_up_leaves_a_usable_cache(tmp_path: Path) -> None:
+    seed = random.randrange(10**6)
+    rng = random.Random(seed)
+    sig = rng.choice([signal.SIGINT, signal.SIGTERM])
+    delay = rng.uniform(1.0, 12.0)
+    why = f"seed {seed}: {sig.name} after {delay:.1f} s"
+    env = fresh_env(tmp_path)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "boardgames", "cache", "warm", "queens"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1", **env},
+        # as at a terminal: a shell's background job would start with SIGINT ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    child.send_signal(sig)
+    _, err = child.communicate(timeout=120)
+    finished = child.returncode == 0  # it may have ended before the signal came
+    if not finished:
+        if sig == signal.SIGINT:
+            assert child.returncode == 130, (why, err)
+            last = err.strip().splitlines()[-1]
+            assert last.startswith("Stopped (Ctrl-C) after ") and "of 3 steps done" in last, (
+                why,
+                err,
+            )
+            assert "Traceback" not in err, (why, err)
+        else:
+            assert child.returncode == -signal.SIGTERM, (why, child.returncode, err)
+        assert listed(env)["groups"]["queens"] is False, why
+    result = run("queens", "count", "-n", "9", "--method", "numba", env=env)
+    assert result.returncode == 0, (why, result.stderr)
+    assert "352" in result.stdout, (why, result.stdout)
+    assert "Traceback" not in result.stderr, (why, result.stderr)
+    # and a warm-up after it completes the cache and marks the group
+    again = run("cache", "warm", "queens", env=env)
+    assert again.returncode == 0, (why, again.stderr)
+    assert listed(env)["groups"]["queens"] is True, why
+
+
+def test_bad_group_is_one_line(tmp_path: Path) -> None:
+    result = run("cache", "warm", "chess", env=fresh_env(tmp_path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "chess" in result.stderr and "queens" in result.stderr
+
+
+def test_help_loads_no_numba() -> None:
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from boardgames.cli import cli\n"
+        "r = CliRunner()\n"
+        "for args in (['cache', '--help'], ['cache', 'warm', '--help'], ['cache', 'warm', 'x']):\n"
+        "    r.invoke(cli, args)\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    help_text = run("cache", "warm", "--help", env={}).stdout
+    assert "os.replace" in help_text and "queens" in help_text
+
+
+@pytest.mark.slow
+def test_warm_all(tmp_path: Path) -> None:
+    env = fresh_env(tmp_path)
+    result = run("cache", "warm", env=env, timeout=1800)
+    assert result.returncode == 0, result.stderr
+    assert listed(env)["groups"] == dict.fromkeys(warmup.GROUPS, True)
+    steps = sum(len(s) for s in WARM_STEPS.values())
+    assert result.stdout.splitlines()[-1].startswith(f"Ready: queens, kalah, nim ({steps} steps")
