@@ -4,8 +4,15 @@ the engine from the move on which the engine is ready (boardgames.core.warmup)."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +151,56 @@ def test_compare_kalah_leaves_numba_out_while_it_compiles(
     # asked for by name, numba runs whatever the cache holds
     data = json.loads(CliRunner().invoke(cli, [*args, "--engine", "numba"]).stdout)
     assert {row["engine"] for row in data["results"]} == {"numba"}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    # a zombie (not reaped yet) has finished: only a running process counts
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def test_ctrl_c_on_a_fresh_machine_leaves_no_compiler_running(tmp_path: Path) -> None:
+    """A real first run (empty kernel cache, background compiles on): the program's
+    first move comes at once, the compile runs in another process, and Ctrl-C at the
+    next prompt ends the command (status 130, within a second) and that compile too."""
+    env = {**os.environ, "BOARDGAMES_BACKGROUND_WARM": "1", "NUMBA_CACHE_DIR": str(tmp_path / "n")}
+    env["BOARDGAMES_CACHE"] = str(tmp_path / "tables")
+    reader, writer = os.pipe()  # stdin that stays open: the game waits at its prompt
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardgames", "kalah", "play", "--record", str(tmp_path / "g.klh")],
+        stdin=reader, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    os.close(reader)
+    try:
+        os.write(writer, b"2\n")
+        pid_file = tmp_path / "n" / warmup.READY_FOLDER / "kalah.pid"
+        out = b""
+        deadline = time.monotonic() + 60
+        assert proc.stdout is not None
+        while b"I move from" not in out and time.monotonic() < deadline:
+            if select.select([proc.stdout], [], [], 0.1)[0]:
+                out += os.read(proc.stdout.fileno(), 65536)
+        assert b"reference search at depth" in out, out
+        compiler = int(pid_file.read_text())
+        assert _alive(compiler)
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+        assert time.monotonic() - sent < 1.5
+        assert proc.returncode == 130
+        deadline = time.monotonic() + 3
+        while _alive(compiler) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(compiler)
+    finally:
+        os.close(writer)
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(OSError, ValueError):
+            os.killpg(int((tmp_path / "n" / warmup.READY_FOLDER / "kalah.pid").read_text()), 9)
