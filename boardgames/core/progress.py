@@ -206,8 +206,15 @@ class Progress:
             return max(0.0, self.estimate - elapsed)
         return None
 
+    def _outgrown(self) -> bool:
+        """True when the work done passed its total (an estimate that was too low)."""
+        return bool(self.total) and self.done > (self.total or 0)
+
     def _counts(self) -> str:
         unit = f" {self.unit}" if self.unit else ""
+        if self._outgrown():  # no "100% (24 M of 13 M)": the total was an estimate
+            estimated = format_count(self.total or 0)
+            return f"{format_count(self.done)}{unit}, more than the {estimated} estimated"
         if self.total:
             return f"{format_count(self.done)} of {format_count(self.total)}{unit}"
         return f"{format_count(self.done)}{unit}"
@@ -224,7 +231,7 @@ class Progress:
     def line(self) -> str:
         """The plain progress line."""
         parts = [f"{self.label}:"]
-        frac = self.fraction()
+        frac = None if self._outgrown() else self.fraction()
         if frac is not None:
             parts.append(f"{percent(frac)} ({self._counts()}),")
         elif self.done or self.unit:
@@ -241,7 +248,7 @@ class Progress:
     def _render(self) -> Text:
         """The terminal line: label, bar, percentage, counts, elapsed, time left, detail;
         one line, cut to the terminal's width."""
-        frac = self.fraction()
+        frac = None if self._outgrown() else self.fraction()
         text = Text(self.label + " ", no_wrap=True, overflow="ellipsis", end="")
         if frac is None:
             text.append("… ")
