@@ -385,6 +385,9 @@ def count(
         _check_duration(err, n, _threads(method, workers), yes)
     with _count_progress(err, n, method) as bar:
         result = counting.run_count(n, method, fundamental, workers, bar.update)
+    if method in JIT_METHODS and not warmup.is_ready("queens"):
+        # compiled here what this count needed: the rest of the group in the background
+        warmup.warm_in_background("queens")
     if as_json:
         print_json(result.as_dict())
         return

@@ -102,3 +102,8 @@ def run(host: str, port: int, *, open_browser: bool = True) -> None:
     finally:
         web.jobs.close()
         sock.close()
+    # uvicorn handles SIGINT/SIGTERM itself and returns; re-raising the signal does nothing
+    # where it was ignored at start (a script's background job), so say it here: the
+    # server stops on a signal only, and that is status 130 with its one line
+    if server.should_exit:
+        raise KeyboardInterrupt

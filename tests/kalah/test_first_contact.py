@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from boardgames.cli import cli
 from boardgames.core import warmup
 from boardgames.core.protocol import is_terminal_score
+from boardgames.kalah.cli import analyse
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play.engine import EngineConfig
 from boardgames.kalah.play.program import choose_compound, reference_within
@@ -130,9 +131,20 @@ def test_analyse_answers_with_the_reference_search_while_the_engine_compiles(
     pits, same = choose_compound(game, game.initial_state(), data["depth"], evaluation="tseitin")
     assert (data["best"], data["value"]) == (list(pits), same.value)
     assert "pure-Python reference program" in r.stderr and started == ["kalah"]
-    r = CliRunner().invoke(cli, ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--depth", "3"])
+    # a --depth the reference search reaches in seconds: that depth, exactly
+    args = ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--depth", "5", "--json"]
+    data = json.loads(CliRunner().invoke(cli, args).stdout)
+    pits, same = choose_compound(game, game.initial_state(), 5, evaluation="tseitin")
+    assert data["reference_search"] and data["depth"] == 5
+    assert (data["best"], data["value"]) == (list(pits), same.value)
+    # one it would not reach in time: the engine searches it (compiled here and now)
+    monkeypatch.setattr(analyse, "REFERENCE_SECONDS", 0.0)
+    data = json.loads(CliRunner().invoke(cli, args).stdout)
+    assert not data["reference_search"] and data["depth"] == 5
+    assert data["value"] == same.value  # the same depth-5 value, by the engine
+    # a long search waits for the engine too
+    r = CliRunner().invoke(cli, ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--time", "6"])
     assert r.exit_code == 0 and "reference" not in r.output
-    assert started == ["kalah"]
 
 
 @pytest.mark.parametrize("ready", [False, True])

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.text import Text
 
 from boardgames.cli.options import json_option
@@ -168,23 +169,47 @@ def _write_svg(
     )
 
 
+REFERENCE_DEPTH = 10
+"""The deepest --depth a fresh machine tries with the pure-Python reference search."""
+REFERENCE_SECONDS = 3.0
+"""... if that depth is predicted to take at most this long (6 x 6 from the start, depth
+8: 1.7 s); otherwise the engine is compiled and searches."""
+
+
 def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], Any, float]:
     """The program's compound move, with its progress on stderr (the depth each finished
     iteration reached and its value) and a Ctrl-C that says how far the search got."""
     err = make_console(stderr=True)
-    small = config.depth is None and config.unit == "compound" and (config.time or 0) <= 5
+    small = config.unit == "compound" and (
+        (config.depth is None and (config.time or 0) <= 5)
+        or (config.depth is not None and config.depth <= REFERENCE_DEPTH)
+    )
     if small and not warmup.is_ready("kalah") and warmup.warm_in_background("kalah"):
         # a fresh machine, a search of seconds: answer now with the reference search (no
         # compiling), and compile in another process for the next runs
         t0 = time.perf_counter()
-        best, result = reference_within(game, state, config)
+        best, result = reference_within(
+            game, state, config, REFERENCE_SECONDS if config.depth is not None else None
+        )
+        if config.depth is not None and result.depth != config.depth:
+            # the depth asked for would take the reference search too long: the engine
+            warmup.stop_background()  # this process compiles it now
+            return _think_with_engine(game, state, config, err)
         err.print(
             f"(searched by the pure-Python reference program, depth {result.depth}, while "
             "the fast engine is compiled in the background for the next runs: "
             "boardgames cache warm kalah)",
             highlight=False,
+            soft_wrap=True,
         )
         return list(best), result, time.perf_counter() - t0
+    return _think_with_engine(game, state, config, err)
+
+
+def _think_with_engine(
+    game: Kalah, state: State, config: EngineConfig, err: Console
+) -> tuple[list[int], Any, float]:
+    """:func:`_think` by the engine (loaded, or compiled on a machine's first run)."""
     with Progress("Loading the program (compiled once, then cached)", console=err, delay=3):
         engine = engine_for(game, config)
     reached: list[tuple[int, int, int]] = []

@@ -122,6 +122,7 @@ def compare_command(
             "next runs, once per machine; --engine numba waits for them. "
             "'boardgames cache warm kalah' compiles ahead.)",
             highlight=False,
+            soft_wrap=True,
         )
     pairs, notes = plan(chosen, engine_list)
     if not pairs:

@@ -494,6 +494,7 @@ def play(
                 "until it is ready the program plays a shallower pure-Python search. "
                 "'boardgames cache warm' compiles ahead.)",
                 highlight=False,
+                soft_wrap=True,
             )
         else:
             session.load_engines()  # before the first move

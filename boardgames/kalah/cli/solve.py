@@ -240,6 +240,7 @@ def _solve_before_compiling(
             f"(more than {QUICK_NODES:,} positions for the pure-Python solver: the fast "
             "solver is compiled now, once per machine)",
             highlight=False,
+            soft_wrap=True,
         )
         return False
     seconds = time.perf_counter() - t0
@@ -247,6 +248,7 @@ def _solve_before_compiling(
         "(solved exactly by the pure-Python solver while the fast one is compiled in the "
         "background for bigger boards: boardgames cache warm kalah)",
         highlight=False,
+        soft_wrap=True,
     )
     if as_json:
         print_json(

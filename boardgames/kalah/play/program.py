@@ -215,14 +215,17 @@ REFERENCE_MAX_DEPTH = 12
 
 
 def reference_within(
-    game: Kalah, state: State, config: EngineConfig
+    game: Kalah, state: State, config: EngineConfig, seconds: float | None = None
 ) -> tuple[tuple[int, ...], SearchResult]:
     """The reference program's compound move, deepened one compound move at a time while
-    the next depth is likely to fit in ``config``'s time (its depth, if it sets one, caps
-    it): what the program plays while the compiled engine is not ready yet. Pure Python,
-    nothing to compile; ``result.depth`` is the depth searched. Its value is exact only
-    where the search saw the game's end (a decided score)."""
-    budget = config.time if config.time is not None else DEFAULT_TIME
+    the next depth is likely to fit in ``config``'s time, or ``seconds`` (its depth, if it
+    sets one, caps it): what the program plays while the compiled engine is not ready
+    yet. Pure Python, nothing to compile; ``result.depth`` is the depth searched. Its
+    value is exact only where the search saw the game's end (a decided score)."""
+    if seconds is not None:
+        budget = seconds
+    else:
+        budget = config.time if config.time is not None else DEFAULT_TIME
     cap = min(config.depth or REFERENCE_MAX_DEPTH, REFERENCE_MAX_DEPTH)
     t0 = time.perf_counter()
     best = choose_compound(game, state, 1, evaluation=config.evaluation)
