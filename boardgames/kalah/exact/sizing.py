@@ -27,18 +27,22 @@ def default_hash_mb(stones: int) -> int:
     return SMALL_HASH_MB if stones <= 30 else HASH_MB
 
 
-AUTO_TABLE_ENTRIES = 600_000_000
+AUTO_TABLE_ENTRIES = 250_000_000
 """With ``--endgame auto``: the largest table of at most this many entries (bytes), and
 of at most a quarter of the memory available (a bigger cached one may take up to three
-quarters)."""
+quarters). On 6 pits that is the 20-stone table, built in about 35 s on 2 cores: a first
+``kalah solve --pits 6 --seeds 4`` takes about 51 s in all with it (17 s of search),
+against 4.5 minutes with the 22-stone table (548 M positions) it used to build first
+(2026-11-27; the search with 22 stones is about twice as fast, so it stays the choice
+once cached: ``--endgame 22`` builds it)."""
 
 
 def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
     """The endgame-table stone limit ``--endgame auto`` picks for a board: the largest
     table of at most :data:`AUTO_TABLE_ENTRIES` positions and at most half the stones
-    plus two (on 6 pits 20 stones for 6 x 3, 226 M positions built once in under a
-    minute, and 22 from 6 x 4 up, 548 M in about 4 minutes; a table that covers more of
-    a small board costs more to build than it saves) and a quarter of the available
+    plus two (on 6 pits 20 stones, 226 M positions built once in under a minute; a table
+    that covers more of a small board costs more to build than it saves, and a bigger one
+    makes a new user wait minutes for a first solve) and a quarter of the available
     memory, or a bigger one already in the cache (``--endgame 30`` builds one) of at most
     half the stones plus four, since a cached table costs only its loading (a few
     seconds a GB from the disk), that leaves a quarter of the available memory free."""
