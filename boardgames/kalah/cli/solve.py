@@ -98,8 +98,8 @@ def solve(
     says first when that estimate is long; Ctrl-C stops it (status 130). A finished game,
     or one with few stones left in the pits, is answered at once, without endgame tables.
     Boards up to 6 x 3 take seconds once the endgame tables are built and cached; 6 x 4
-    about 17 s with the 20-stone tables --endgame auto builds (35 s, once), about 10 s
-    with 22 (--endgame 22, 4.5 minutes) and 2-3 s with 27 (--endgame 26, built once in
+    about 17 s with the 20-stone tables --endgame auto builds (35 s, once), about half
+    the positions with 22 (--endgame 22, 4.5 minutes) and 2-3 s with 27 (--endgame 26, built once in
     half an hour, then --endgame 27, 10 minutes more); 6 x 5 about 5 minutes with 30
     (--endgame 30, 50 minutes more). A table takes its size in memory (27 stones: 3.9 GB,
     30: 11 GB).
