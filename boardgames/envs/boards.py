@@ -23,7 +23,7 @@ from boardgames.core.protocol import State
 from boardgames.kalah.game import MAX_PITS, MAX_SEEDS, MIN_PITS, MIN_SEEDS, Kalah
 from boardgames.kalah.game import render_board as render_kalah_board
 from boardgames.kalah.rules import RULE_SETS
-from boardgames.nim.game import DEFAULT_MAX_CHIPS, DEFAULT_MAX_ROWS, Nim
+from boardgames.nim.game import DEFAULT_MAX_CHIPS, DEFAULT_MAX_ROWS, Nim, encode_move
 
 CAPTURE_RULES = ("opposite", "empty")
 """Classic capture: ``opposite`` (RULES.md 1.3: only with a stone opposite) or ``empty``
@@ -171,6 +171,13 @@ def nim_move(game: Nim, action: int) -> tuple[int, int]:
 
 def nim_action(game: Nim, row: int, take: int) -> int:
     return row * nim_width(game) + take - 1
+
+
+def nim_play(game: Nim, state: State, row: int, take: int) -> State:
+    """The position after taking ``take`` chips from ``row`` (0-based): the game's own
+    move, :meth:`Nim.play`, which checks it too."""
+    child, _ = game.play(state, encode_move(row, take))
+    return child
 
 
 def nim_mask(game: Nim, state: State, player: int | None = None) -> npt.NDArray[np.int8]:

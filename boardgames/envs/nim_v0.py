@@ -28,6 +28,7 @@ from boardgames.envs.boards import (
     nim_game,
     nim_mask,
     nim_move,
+    nim_play,
     nim_rgb,
     nim_width,
     nim_winner,
@@ -129,9 +130,7 @@ class raw_env(AECEnv, EzPickle):
                 f"{', '.join(map(str, np.flatnonzero(mask)))}"
             )
         self._cumulative_rewards[agent] = 0.0
-        row, take = nim_move(self.game, int(action))
-        self.board_state[row] -= take
-        self.board_state[-1] = 1 - self.board_state[-1]
+        self.board_state = nim_play(self.game, self.board_state, *nim_move(self.game, int(action)))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.outcome(self.board_state) is not None:
             winner = nim_winner(self.game, self.board_state)

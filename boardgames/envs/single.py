@@ -39,10 +39,12 @@ from boardgames.envs.boards import (
     kalah_reward_range,
     kalah_rgb,
     kalah_view,
+    nim_action,
     nim_ansi,
     nim_game,
     nim_mask,
     nim_move,
+    nim_play,
     nim_rgb,
     nim_width,
     nim_winner,
@@ -226,10 +228,8 @@ class NimEnv(gymnasium.Env):  # type: ignore[misc]
                 row, take = nim_move(
                     self.game, int(legal[int(self.np_random.integers(len(legal)))])
                 )
-            self.state = self.state.copy()
-            self.state[row] -= take
-            self.state[-1] = 1 - self.state[-1]
-            moves.append(row * nim_width(self.game) + take - 1)
+            self.state = nim_play(self.game, self.state, row, take)
+            moves.append(nim_action(self.game, row, take))
         return moves
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -256,10 +256,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[misc]
         if not 0 <= int(action) < len(mask) or not mask[int(action)]:
             info = self._info(illegal=True)
             return self.state[:-1].copy(), -1.0, True, False, info
-        row, take = nim_move(self.game, int(action))
-        self.state = self.state.copy()
-        self.state[row] -= take
-        self.state[-1] = 1 - self.state[-1]
+        self.state = nim_play(self.game, self.state, *nim_move(self.game, int(action)))
         replies = self._reply()
         obs = self.state[:-1].copy()
         if self.game.outcome(self.state) is None:

@@ -42,6 +42,7 @@ from boardgames.envs.boards import (
     nim_ansi,
     nim_game,
     nim_move,
+    nim_play,
     nim_width,
     nim_winner,
 )
@@ -216,10 +217,7 @@ class NimState(pyspiel.State):  # type: ignore[misc]
         return [r * k + t for r, left in enumerate(self.board[:-1]) for t in range(int(left))]
 
     def _apply_action(self, action: int) -> None:
-        row, take = nim_move(self.nim, action)
-        self.board = self.board.copy()
-        self.board[row] -= take
-        self.board[-1] = 1 - self.board[-1]
+        self.board = nim_play(self.nim, self.board, *nim_move(self.nim, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         row, take = nim_move(self.nim, action)
