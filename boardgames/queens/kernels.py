@@ -182,7 +182,7 @@ def expand_tasks(
     return out_c, out_l, out_r, out_p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _orbit(n: int, quarter: bool, r: int, c: int, orb_r, orb_c) -> int:
     """Write the distinct squares of the orbit of (r, c) into orb_r/orb_c; return how many."""
     m = n - 1
@@ -283,7 +283,7 @@ def count_fixed_by_rotation(n: int, quarter: bool) -> int:
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _orbit_fits(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff) -> bool:
     """The ``k`` squares of an orbit are free and do not attack each other."""
     m = n - 1
@@ -302,7 +302,7 @@ def _orbit_fits(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff) -> b
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _orbit_set(n, k, orb_r, orb_c, row_col, busy_col, busy_sum, busy_diff, on) -> None:
     m = n - 1
     for j in range(k):
@@ -471,7 +471,7 @@ def count_prefix(n: int, prefix: Prefix) -> int:
 # is counted, with its class size (2: quarter-turn symmetric, 4: half-turn, else 8).
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _allowed(n: int, corner: bool, y: int, b1: int, cols: int, ld: int, rd: int) -> int:
     """Squares of row ``y`` that are free and keep the search on canonical members."""
     m = n - 1
@@ -496,7 +496,7 @@ def _allowed(n: int, corner: bool, y: int, b1: int, cols: int, ld: int, rd: int)
     return free  # type: ignore[return-value]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _col(bit: int) -> int:
     c = 0
     while bit > 1:
@@ -577,7 +577,7 @@ def symmetry_tasks(n: int) -> npt.NDArray[np.int64]:
     return res
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _prefix_rows(task, board):
     """Put the rows of a symmetry task on ``board``; return its masks for the next row."""
     c = np.int64(0)
