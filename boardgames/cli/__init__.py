@@ -286,9 +286,12 @@ class LazyGroup(click.Group):
         files = sys.modules.get("boardgames.core.files")
         if code == EXIT_OK and files is not None and files.FAILED_WRITES:
             code = EXIT_FAILED  # a file it could not write, said on stderr when it failed
-        if code == EXIT_INTERRUPTED and "boardgames.core.warmup" in sys.modules:
-            # a background compile this command started ends with it on Ctrl-C
-            sys.modules["boardgames.core.warmup"].stop_background()
+        if code != EXIT_OK and "boardgames.core.warmup" in sys.modules:
+            # a background compile this command started ends with it on Ctrl-C, and a
+            # compile started for this command's own use ends with it whenever it failed
+            sys.modules["boardgames.core.warmup"].stop_background(
+                asides_only=code != EXIT_INTERRUPTED
+            )
         # the interpreter's last garbage collection walks every object numba loaded
         # (about 0.4 s after a jitted command); frozen objects are skipped
         gc.freeze()

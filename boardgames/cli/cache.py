@@ -616,7 +616,8 @@ WARM_STEPS: dict[str, list[tuple[str, str]]] = {
     "kalah": [
         ("the program, 6x6 classic (play, analyse)", "boardgames.kalah.play.warm:program_classic"),
         ("the program, 6x6 etudes", "boardgames.kalah.play.warm:program_etudes"),
-        ("the exact solver and its first guess (solve)", "boardgames.kalah.play.warm:solver"),
+        ("the exact solver (solve)", "boardgames.kalah.play.warm:solver"),
+        ("the solver's first guess (solve)", "boardgames.kalah.play.warm:first_guess"),
         ("the endgame-table builder", "boardgames.kalah.play.warm:endgame"),
         ("the search strategies (compare kalah)", "boardgames.kalah.play.warm:compare"),
         ("Monte Carlo tree search", "boardgames.kalah.play.warm:mcts"),

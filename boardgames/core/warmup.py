@@ -36,6 +36,7 @@ BACKGROUND_SWITCH = "BOARDGAMES_BACKGROUND_WARM"
 PACKAGE = Path(__file__).resolve().parents[1]
 
 _children: list[subprocess.Popen[bytes]] = []
+_asides: list[subprocess.Popen[bytes]] = []
 
 
 def kernel_cache() -> Path:
@@ -132,10 +133,14 @@ def warm_in_background(group: str) -> bool:
     return True
 
 
-def stop_background() -> None:
-    """End the warm-ups this process started (Ctrl-C: leave no compiler running)."""
-    while _children:
-        child = _children.pop()
+def stop_background(asides_only: bool = False) -> None:
+    """End the warm-ups this process started (Ctrl-C: leave no compiler running);
+    ``asides_only``: only :func:`compile_aside`'s (a command that failed: nothing will use
+    them, while a background ``cache warm`` still fills the cache for the next runs)."""
+    for child in list(_children):
+        if asides_only and child not in _asides:
+            continue
+        _children.remove(child)
         if child.poll() is None:
             with contextlib.suppress(OSError):
                 os.killpg(child.pid, signal.SIGTERM)
@@ -144,3 +149,48 @@ def stop_background() -> None:
             except subprocess.TimeoutExpired:
                 with contextlib.suppress(OSError):
                     os.killpg(child.pid, signal.SIGKILL)
+
+
+def compile_aside(*steps: str) -> subprocess.Popen[bytes] | None:
+    """Run warm steps (``"module:function"``, as ``cache warm`` lists them) one after the
+    other in a process of their own, started now: their kernels compile on another core
+    while this process does other work (``kalah solve`` on a fresh machine: the solver's
+    kernels compile there while the endgame table's compile and build here).
+    :func:`wait_aside` waits for it; :func:`stop_background` ends it (Ctrl-C). None when it
+    could not start (the caller then compiles in-process, as before)."""
+    if os.environ.get(BACKGROUND_SWITCH) == "0":
+        return None
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "boardgames.core.warmup", *steps],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return None
+    _children.append(child)
+    _asides.append(child)
+    return child
+
+
+def wait_aside(child: subprocess.Popen[bytes] | None) -> None:
+    """Wait for :func:`compile_aside`'s process (in short waits: Ctrl-C is seen at once).
+    Whatever it did, the caller then loads its kernels as usual: from the cache it filled,
+    or compiling them if it failed."""
+    while child is not None and child.poll() is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(0.1)
+
+
+def _run_steps(steps: list[str]) -> None:
+    import importlib
+
+    for step in steps:
+        module, name = step.split(":")
+        getattr(importlib.import_module(module), name)()
+
+
+if __name__ == "__main__":
+    _run_steps(sys.argv[1:])

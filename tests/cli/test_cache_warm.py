@@ -192,3 +192,31 @@ def test_warm_all(tmp_path: Path) -> None:
     assert listed(env)["groups"] == dict.fromkeys(warmup.GROUPS, True)
     steps = sum(len(s) for s in WARM_STEPS.values())
     assert result.stdout.splitlines()[-1].startswith(f"Ready: queens, kalah, nim ({steps} steps")
+
+
+def test_steps_compiled_aside_fill_the_cache_and_stop_with_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``warmup.compile_aside`` (what ``kalah solve`` uses on a fresh machine) runs warm
+    steps in a process of its own that fills this machine's kernel cache; a bad step ends
+    that process with an error the caller does not see (it compiles in-process then);
+    ``stop_background`` (the command's Ctrl-C) ends one still compiling."""
+    env = fresh_env(tmp_path)
+    for key, value in {**env, warmup.BACKGROUND_SWITCH: "1"}.items():
+        monkeypatch.setenv(key, value)
+    cache = Path(env["NUMBA_CACHE_DIR"])
+    child = warmup.compile_aside("boardgames.nim.warm:searcher")
+    assert child is not None
+    warmup.wait_aside(child)
+    assert child.returncode == 0
+    assert list(cache.rglob("*.nbi")), "the step's kernels are in the cache"
+    bad = warmup.compile_aside("boardgames.nim.warm:no_such_step")
+    warmup.wait_aside(bad)
+    assert bad is not None and bad.returncode != 0
+    slow = warmup.compile_aside("boardgames.kalah.play.warm:solver")
+    assert slow is not None
+    time.sleep(1.0)
+    warmup.stop_background()
+    assert slow.poll() is not None, "stopped, not left compiling"
+    monkeypatch.setenv(warmup.BACKGROUND_SWITCH, "0")
+    assert warmup.compile_aside("boardgames.nim.warm:searcher") is None

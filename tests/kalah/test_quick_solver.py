@@ -90,6 +90,8 @@ def test_solve_answers_small_boards_without_compiling_on_a_fresh_machine(
     monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group) or True)
     stopped: list[bool] = []
     monkeypatch.setattr(warmup, "stop_background", lambda: stopped.append(True))
+    asides: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warmup, "compile_aside", lambda *steps: asides.append(steps))
     r = CliRunner().invoke(cli, ["kalah", "solve", "--pits", "4", "--seeds", "3", "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
@@ -106,3 +108,40 @@ def test_solve_answers_small_boards_without_compiling_on_a_fresh_machine(
         data = json.loads(r.stdout)
         assert data["solver"] == "numba" and data["value"] == 0
         assert stopped == [True] and "more than 400,000 positions" in r.stderr
+        # the solver's kernels were compiled aside while the table was made here
+        assert asides == [(SOLVER_STEP, GUESS_STEP)]
+    else:
+        assert asides == []
+
+
+SOLVER_STEP = "boardgames.kalah.play.warm:solver"
+GUESS_STEP = "boardgames.kalah.play.warm:first_guess"
+
+
+def test_the_steps_compiled_aside_are_warm_steps() -> None:
+    """What ``kalah solve`` compiles aside on a fresh machine is what ``cache warm kalah``
+    runs (a renamed step would silently compile nothing there)."""
+    from boardgames.cli.cache import WARM_STEPS
+
+    targets = {target for _, target in WARM_STEPS["kalah"]}
+    assert {SOLVER_STEP, GUESS_STEP} <= targets
+
+
+def test_a_big_board_on_a_fresh_machine_skips_the_pure_python_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """5 x 4 (an estimated 13 million positions) goes to the numba solver at once, with the
+    note that it compiles, and its kernels compiled aside; the value is the exact one."""
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    started: list[str] = []
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: started.append(group) or True)
+    asides: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warmup, "compile_aside", lambda *steps: asides.append(steps))
+    r = CliRunner().invoke(
+        cli, ["kalah", "solve", "--pits", "5", "--seeds", "4", "--endgame", "12", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert (data["solver"], data["value"]) == ("numba", 10)
+    assert started == [] and asides == [(SOLVER_STEP, GUESS_STEP)]
+    assert "needs the fast solver: it is compiled now" in r.stderr

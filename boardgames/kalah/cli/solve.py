@@ -138,13 +138,31 @@ def solve(
         return
     jobs = job_solve_wanted(cluster, checkpoint_dir, at_least, at_most)
     # a fresh machine: before anything that compiles (the table's cache key too)
-    quick = endgame_spec == "auto" and not jobs and not warmup.is_ready("kalah")
+    fresh = not warmup.is_ready("kalah")
+    # a board far beyond the pure-Python solver goes to the numba solver at once
+    big = estimate_positions(pits, pit_stones(state, pits), 0) > QUICK_ESTIMATE
+    quick = endgame_spec == "auto" and not jobs and fresh and not big
     if quick and _solve_before_compiling(game, state, base, console, err, as_json):
         return
     from boardgames.kalah.exact.solver import Solver
 
     # on a cluster the workers load the tables: this machine's memory does not matter
     stones = table_stones(endgame_spec, pits, total, rules, empty_capture, memory=cluster is None)
+    # the solver's kernels (and its first guess's) compile in a process of their own, on
+    # the other core, while this one compiles and builds the endgame table; they are loaded
+    # from the cache after
+    aside = None
+    if fresh and not jobs:
+        if big:
+            err.print(
+                "(a board this big needs the fast solver: it is compiled now, once per "
+                "machine; boardgames cache warm kalah does it ahead)",
+                highlight=False,
+                soft_wrap=True,
+            )
+        aside = warmup.compile_aside(
+            "boardgames.kalah.play.warm:solver", "boardgames.kalah.play.warm:first_guess"
+        )
     left = pit_stones(state, pits)
     if stones > 0 and estimate_positions(pits, left, 0) <= TINY_POSITIONS:
         if endgame_spec != "auto" and not as_json:
@@ -175,7 +193,9 @@ def solve(
         )
         guess = FirstGuess(Kalah(pits, 1, rules, empty_capture=empty_capture))
         with Progress("Loading the solver (compiled once, then cached)", console=err, delay=3):
-            jit_seconds = solver.warm_up() + guess.warm_up()
+            t0 = time.perf_counter()
+            warmup.wait_aside(aside)
+            jit_seconds = time.perf_counter() - t0 + solver.warm_up() + guess.warm_up()
     result = _solve_with_progress(solver, state, what, pits, left, stones, threads, err, guess)
     data = {
         **base,
@@ -211,6 +231,10 @@ def solve(
 QUICK_NODES = 400_000
 """Positions the pure-Python solver may examine on a fresh machine (about 2 s) before the
 numba solver is compiled instead."""
+QUICK_ESTIMATE = 25 * QUICK_NODES
+"""The pure-Python solver is not tried where the estimate of a solve's positions
+(``estimate_positions``, within a factor 3 of the numba solver's) is above this: 5 x 4,
+6 x 3 and bigger boards (6 x 4: 1.4e9)."""
 
 
 def _solve_before_compiling(

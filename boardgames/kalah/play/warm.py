@@ -36,12 +36,19 @@ def program_etudes() -> None:
 
 
 def solver() -> None:
-    """``kalah solve``: the exact solver (both rule sets) and its first guess."""
+    """``kalah solve``: the exact solver (both rule sets). ``kalah solve`` on a fresh
+    machine runs this step in a process of its own while it builds its endgame table."""
     from boardgames.kalah.exact.solver import Solver
-    from boardgames.kalah.play.guess import FirstGuess
 
     for rules in ("classic", "etudes"):
         Solver(1, rules, hash_mb=0.001).warm_up()
+
+
+def first_guess() -> None:
+    """``kalah solve``: the engine search that makes the solver's first guess."""
+    from boardgames.kalah.play.guess import FirstGuess
+
+    for rules in ("classic", "etudes"):
         FirstGuess(Kalah(4, 1, rules)).warm_up()
 
 
