@@ -441,7 +441,10 @@ def _count_on_cluster(
 
     err = make_console(stderr=True)
     counted = 0
-    with Runner(cluster, err) as runner:
+    runner = Runner(cluster, err)
+    # a local cluster's workers start while this process compiles the kernels they load
+    runner.prepare(queens_tasks.warm, n)
+    with runner:
         with Progress("Loading the numba kernels on the workers", console=err, delay=3.0):
             warm = runner.warm(queens_tasks.warm, n)
         _check_duration(err, n, runner.threads(), yes)

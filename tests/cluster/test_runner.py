@@ -202,3 +202,50 @@ def test_two_runners_in_one_process(dask_cluster: DaskCluster) -> None:
         worker.join(60)
         assert got and got[0]["comb-10"] == 184_756, "the first runner's run did not finish"
         assert second.run(math.comb, TASKS[:3], label="t").results["comb-2"] == 190
+
+
+# --- preparing what the workers load ------------------------------------------------------------
+
+
+def test_a_local_cluster_finds_what_this_process_prepared(tmp_path: Path) -> None:
+    """``prepare`` runs here while a local cluster's workers start (they share this
+    machine's caches); ``warm`` waits for it before the workers run: a worker that looked
+    before the file was written would fail (``os.stat``)."""
+    import os
+
+    made = tmp_path / "kernels"
+    order: list[str] = []
+
+    def compile_here() -> None:
+        time.sleep(1.0)
+        made.write_text("compiled")
+        order.append("prepared")
+
+    runner = Runner(parse_cluster("local:2"))
+    runner.prepare(compile_here)
+    with runner:
+        seconds = runner.warm(os.stat, str(made))
+    assert order == ["prepared"] and len(seconds) == 2
+
+
+def test_prepare_is_for_local_clusters_only(dask_cluster: DaskCluster) -> None:
+    """In-process the work is done once anyway, and a scheduler's workers may be on other
+    machines: nothing is prepared there. A failure in ``prepare`` is raised by ``warm``."""
+    called: list[bool] = []
+    for spec in (None, parse_cluster(dask_cluster.address)):
+        Runner(spec).prepare(lambda: called.append(True))
+    assert called == []
+    runner = Runner(parse_cluster("local:1"))
+    runner.prepare(lambda: 1 / 0)
+    with runner, pytest.raises(ZeroDivisionError):
+        runner.warm(time.sleep, 0)
+
+
+def test_one_worker_of_each_machine_warms_first(dask_cluster: DaskCluster) -> None:
+    """Workers of one machine share a kernel cache: one compiles, the others load."""
+    from boardgames.core.cluster.runner import _one_per_host
+
+    with Runner(parse_cluster(dask_cluster.address)) as runner:
+        first, rest = _one_per_host(runner.client)
+        assert (len(first), len(rest)) == (1, 1)  # both on 127.0.0.1
+        assert set(runner.warm(time.sleep, 0)) == {*first, *rest}

@@ -87,6 +87,8 @@ class Runner:
         self.cluster: Any = None
         self.startup_seconds = 0.0
         self._sized: tuple[float, int, int] | None = None
+        self._prepared: threading.Thread | None = None
+        self._prepare_error: list[BaseException] = []
 
     @property
     def where(self) -> str:
@@ -226,15 +228,56 @@ class Runner:
                     f"{mine['digest']}); install the same version on every machine"
                 )
 
+    def prepare(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Start ``fn(*args)`` in this process now, for a local cluster only: call it before
+        :meth:`start`, so that the work (compiling the numba kernels the workers will
+        load, building a table they will read) goes on while the workers start. The
+        workers of a local cluster share this machine's kernel cache and table folder, so
+        :meth:`warm` then finds the work done instead of every worker doing it again.
+        :meth:`warm` waits for it (and raises what it raised)."""
+        if self.spec is None or self.spec.kind != "local" or self._prepared is not None:
+            return
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except BaseException as e:  # handed to warm()
+                self._prepare_error.append(e)
+
+        # a daemon thread: a Ctrl-C ends the command without waiting for a compile (numba
+        # writes each cache file under a temporary name, so a cut compile leaves no entry)
+        self._prepared = threading.Thread(target=run, daemon=True, name="boardgames-prepare")
+        self._prepared.start()
+
+    def _wait_prepared(self) -> None:
+        thread = self._prepared
+        if thread is None:
+            return
+        while thread.is_alive():
+            thread.join(0.1)  # short waits: Ctrl-C is seen at once
+        if self._prepare_error:
+            raise self._prepare_error[0]
+
     def warm(self, fn: Callable[..., Any], *args: Any) -> dict[str, float]:
         """Run ``fn(*args)`` once on every worker (or here), e.g. to load numba kernels;
-        returns the seconds it took on each."""
+        returns the seconds it took on each.
+
+        What :meth:`prepare` started is waited for first. On a scheduler, one worker of
+        each machine runs ``fn`` first and the others after it: workers of one machine
+        that share a kernel cache load what the first compiled instead of all compiling
+        at once (each compile would take the time of all of them on shared cores)."""
+        self._wait_prepared()
         if self.client is None:
             t = time.perf_counter()
             fn(*args)
             return {"in-process": time.perf_counter() - t}
-        answers = self.client.run(_task_call, fn, args)
-        return {w: seconds for w, (_, seconds) in answers.items()}
+        first, rest = _one_per_host(self.client)
+        seconds: dict[str, float] = {}
+        for group in (first, rest):
+            if group or not seconds:
+                answers = self.client.run(_task_call, fn, args, workers=group or None)
+                seconds.update({w: s for w, (_, s) in answers.items()})
+        return seconds
 
     def close(self, now: bool = False) -> None:
         """Close the client and a local cluster (its worker processes are stopped; ``now``:
@@ -442,6 +485,24 @@ class Runner:
             else "rerun with --checkpoint FILE to keep finished tasks next time"
         )
         return ClusterError(f"lost the Dask scheduler at {self.where}; {kept}")
+
+
+def _one_per_host(client: Any) -> tuple[list[str], list[str]]:
+    """The workers' addresses split in two: one worker of each machine, and the others
+    (both empty when the scheduler cannot say)."""
+    try:
+        workers = client.scheduler_info()["workers"]
+    except Exception:
+        return [], []
+    first: dict[str, str] = {}
+    rest: list[str] = []
+    for address, info in sorted(workers.items()):
+        host = str(info.get("host") or address.rsplit(":", 1)[0])
+        if host in first:
+            rest.append(address)
+        else:
+            first[host] = address
+    return list(first.values()), rest
 
 
 def _check_importable(fn: Callable[..., Any]) -> None:

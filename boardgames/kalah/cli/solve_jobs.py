@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from boardgames.cli.options import checkpoint_dir_option, cluster_option
+from boardgames.core import warmup
 from boardgames.core.cluster import ClusterError, ClusterSpec, Runner
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import Progress, Stopped, stopped_message
@@ -111,7 +112,13 @@ def run_job_solve(
 ) -> None:
     """Run the front end and print the value (or the bound asked for)."""
     from boardgames.kalah.jobs.search import DEFAULT_JOB_NODES, JobSearch, bound_text
-    from boardgames.kalah.jobs.worker import abandon_job, solve_job, stop_jobs, warm_job
+    from boardgames.kalah.jobs.worker import (
+        abandon_job,
+        prepare_job,
+        solve_job,
+        stop_jobs,
+        warm_job,
+    )
 
     if at_least is not None and at_most is not None:
         raise click.UsageError("give --at-least or --at-most, not both")
@@ -154,6 +161,14 @@ def run_job_solve(
         table = None
         if cluster is None and not endgame_mmap:
             table = load_table(console, pits, stones, as_json, empty_capture)
+        # on a fresh machine the engine of the first guesses (this process searches with it)
+        # compiles in a process of its own, on another core, while this one compiles the
+        # solver's kernels and builds the table a local cluster's workers will load, while
+        # they start
+        aside = None
+        if cluster is not None and not warmup.is_ready("kalah"):
+            aside = warmup.compile_aside("boardgames.kalah.play.warm:first_guess")
+        runner.prepare(prepare_job, pits, rules, empty_capture, total, endgame)
         runner.start()
         with Progress("Loading the solver on the workers", console=err, delay=3):
             runner.warm(
@@ -161,6 +176,7 @@ def run_job_solve(
             ) if cluster is None else runner.warm(
                 warm_job, pits, rules, empty_capture, total, endgame, hash_mb
             )
+            warmup.wait_aside(aside)
         pool = runner.pool(solve_job, interrupt=stop_jobs, abandon=abandon_job)
         t0 = time.perf_counter()  # the solve's time: loading and compiling are not counted
         bar = Progress(f"Solving {what} by jobs", None, "positions", console=err)

@@ -19,45 +19,59 @@ _LOCK = threading.Lock()
 _SOLVERS: dict[tuple[Any, ...], Any] = {}
 
 
+def _table(pits: int, rules: str, empty_capture: bool, total: int, endgame: str) -> Any:
+    """The endgame table a worker picks (None: none): ``auto`` (the best cached table that
+    fits this machine's memory), a number of stones, ``0`` (none); ``dir=PATH[:STONES]``
+    tables from PATH (a shared disk); a ``+mmap`` suffix maps the table from its file
+    instead of reading it into memory (shared by the workers of one machine through the
+    page cache; solves about 10% slower, benchmarks/table_mmap.py). A table not cached is
+    built and saved."""
+    spec, mapped = endgame.removesuffix("+mmap"), endgame.endswith("+mmap")
+    folder = None
+    if spec.startswith("dir="):
+        folder, _, spec = spec[4:].partition(":")
+        spec = spec or "auto"
+    if rules != "classic" or spec == "0":
+        return None
+    saved = os.environ.get("BOARDGAMES_CACHE")
+    if folder is not None:  # the tables' folder for this load only
+        os.environ["BOARDGAMES_CACHE"] = folder
+    try:
+        stones = auto_stones(pits, total, empty_capture) if spec == "auto" else int(spec)
+        if stones <= 0:
+            return None
+        return tables.load_or_build(pits, stones, empty_capture=empty_capture, mmap=mapped)
+    finally:
+        if folder is not None:
+            if saved is None:
+                os.environ.pop("BOARDGAMES_CACHE", None)
+            else:
+                os.environ["BOARDGAMES_CACHE"] = saved
+
+
 def _solver(
     pits: int, rules: str, empty_capture: bool, total: int, endgame: str, hash_mb: float
 ) -> Any:
     """This process's solver for the game (one a process: its transposition table serves
-    every job that comes here), with the endgame table the worker picks: ``auto`` (the
-    best cached table that fits this machine's memory), a number of stones, ``0`` (none);
-    ``dir=PATH[:STONES]`` tables from PATH (a shared disk); a ``+mmap`` suffix maps the
-    table from its file instead of reading it into memory (shared by the workers of one
-    machine through the page cache; solves about 10% slower, benchmarks/table_mmap.py)."""
+    every job that comes here), with the endgame table of :func:`_table`."""
     key = (pits, rules, empty_capture, total, endgame, hash_mb)
     solver = _SOLVERS.get(key)
     if solver is None or solver._stopped:
-        table = None
-        spec, mapped = endgame.removesuffix("+mmap"), endgame.endswith("+mmap")
-        folder = None
-        if spec.startswith("dir="):
-            folder, _, spec = spec[4:].partition(":")
-            spec = spec or "auto"
-        if rules == "classic" and spec != "0":
-            saved = os.environ.get("BOARDGAMES_CACHE")
-            if folder is not None:  # the tables' folder for this load only
-                os.environ["BOARDGAMES_CACHE"] = folder
-            try:
-                stones = auto_stones(pits, total, empty_capture) if spec == "auto" else int(spec)
-                if stones > 0:
-                    table = tables.load_or_build(
-                        pits, stones, empty_capture=empty_capture, mmap=mapped
-                    )
-            finally:
-                if folder is not None:
-                    if saved is None:
-                        os.environ.pop("BOARDGAMES_CACHE", None)
-                    else:
-                        os.environ["BOARDGAMES_CACHE"] = saved
+        table = _table(pits, rules, empty_capture, total, endgame)
         threads = _threads()
         solver = Solver(pits, rules, hash_mb, table, empty_capture=empty_capture, threads=threads)
         _SOLVERS.clear()
         _SOLVERS[key] = solver
     return solver
+
+
+def prepare_job(pits: int, rules: str, empty_capture: bool, total: int, endgame: str) -> None:
+    """What a local cluster's workers will load, made once in the client while they start
+    (:meth:`~boardgames.core.cluster.Runner.prepare`): the solver's kernels compiled into
+    the machine's kernel cache and the endgame table built into its table folder (not kept
+    here: the workers read it)."""
+    Solver(1, rules, hash_mb=0.001, empty_capture=empty_capture).warm_up()
+    _table(pits, rules, empty_capture, total, endgame)
 
 
 def warm_job(
