@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -29,8 +30,15 @@ def file_name(example: str) -> Callable[[click.Context, click.Parameter, str], P
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A rich console; colour follows the terminal and NO_COLOR (rich reads both)."""
-    return Console(stderr=stderr, highlight=False)
+    """A rich console; colour follows the terminal and NO_COLOR (rich reads both).
+
+    Printed to a file or a pipe with no width asked for (``COLUMNS``), a long line stays
+    one line (``soft_wrap``): rich would otherwise cut it at 80 columns for a reader that
+    may be a script or ``grep``. Tables and panels keep their width (80 columns)."""
+    console = Console(stderr=stderr, highlight=False)
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        console.soft_wrap = True
+    return console
 
 
 MAX_LINE = 65536
