@@ -747,6 +747,8 @@ def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
                             f"{group}: {label}: {type(e).__name__}: {printable(str(e))}"
                         ) from None
                     seconds = time.perf_counter() - t
+                    with contextlib.suppress(OSError):  # a step may be used before its group
+                        warmup.mark_ready(warmup.step_marker(group, target))
                     done += 1
                     compiled_total += counter.count
                     how = (

@@ -73,6 +73,18 @@ def is_ready(group: str) -> bool:
     return marker(group).is_file()
 
 
+def step_ready(group: str, target: str) -> bool:
+    """True when one step of ``group`` (its ``"module:function"``) was compiled by these
+    sources: a command that needs only that step's kernels may use them before the whole
+    group is done (``kalah play`` switches to its engine after the program's step)."""
+    return is_ready(step_marker(group, target))
+
+
+def step_marker(group: str, target: str) -> str:
+    """The marker name of one warm step: ``kalah.program_classic``."""
+    return f"{group}.{target.rsplit(':', 1)[-1]}"
+
+
 def mark_ready(group: str) -> None:
     """Record that ``group``'s kernels are compiled; markers of older stamps go."""
     path = marker(group)

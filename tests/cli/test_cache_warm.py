@@ -81,6 +81,10 @@ def test_warm_marks_the_group_ready(
     assert kernels["files"] > 0 and kernels["bytes"] > 0
     text = run("cache", "list", env=env).stdout
     assert "queens ready" in text and "kalah not ready" in text, text
+    # each step is marked too, for a command that needs only its kernels
+    folder = Path(env["NUMBA_CACHE_DIR"]) / warmup.READY_FOLDER
+    steps = {name.rsplit("-", 1)[0] for name in os.listdir(folder)} - {"queens", "queens.pid"}
+    assert steps == {warmup.step_marker("queens", target) for _, target in WARM_STEPS["queens"]}
 
 
 def test_second_warm_loads_from_the_cache(

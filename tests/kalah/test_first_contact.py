@@ -74,9 +74,10 @@ def test_play_moves_at_once_then_switches_to_the_engine(
 
     def is_ready(group: str) -> bool:
         # asked when the game starts and before the first program move: not yet; from the
-        # second program move on, the background compile has finished
+        # second program move on, the background compile has finished (the program's
+        # own step is never marked here)
         asked.append(group)
-        return len(asked) > 2
+        return group == "kalah" and asked.count("kalah") > 2
 
     started: list[str] = []
     monkeypatch.setattr(warmup, "is_ready", is_ready)
@@ -97,6 +98,39 @@ def test_play_moves_at_once_then_switches_to_the_engine(
     assert len(moves_seen) > 1 and all("reference search" not in m for m in moves_seen[1:])
     _, final = replay(read_record(record))  # the whole game was recorded, both kinds of move
     assert Kalah(6, 6).outcome(final) is not None
+
+
+def test_play_switches_once_the_programs_step_is_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background compile marks each step it finishes: the engine takes over as soon
+    as the program's step is done (its search and proofs), before the rest of the group."""
+    asked: list[str] = []
+
+    def is_ready(name: str) -> bool:
+        asked.append(name)
+        return name == "kalah.program_classic" and asked.count(name) > 1
+
+    monkeypatch.setattr(warmup, "is_ready", is_ready)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: True)
+    script = "2\n" + "0\n1\n2\n3\n4\n5\n" * 200
+    result = CliRunner().invoke(
+        cli, ["kalah", "play", "--time", "0.2", "--record", str(tmp_path / "g.klh")], input=script
+    )
+    assert result.exit_code == 0, result.output
+    moves = [line for line in result.stdout.splitlines() if line.startswith("I move from")]
+    assert "reference search at depth" in moves[0]
+    assert len(moves) > 1 and all("reference search" not in m for m in moves[1:])
+    # another program than the default one waits for the whole group
+    asked.clear()
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "play", "--b", "strategy=alphabeta,depth=4", "--record", str(tmp_path / "h.klh")],
+        input="2\n" + "0\n1\n2\n3\n4\n5\n" * 200,
+    )
+    assert result.exit_code == 0, result.output
+    moves = [line for line in result.stdout.splitlines() if line.startswith("I move from")]
+    assert moves and all("reference search" in m for m in moves)
 
 
 def test_play_loads_the_engine_first_when_no_background_compile_comes(
