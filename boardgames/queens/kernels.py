@@ -742,6 +742,14 @@ def count_symmetry_tasks_parallel(n: int, tasks: npt.NDArray[np.int64]) -> npt.N
 _warm = False
 
 
+def warm_up_rotation_tasks() -> float:
+    """Compile (or load from the cache) the rotation search and its serial count, all that
+    a cluster's rotation tasks run; the seconds it took."""
+    t0 = time.perf_counter()
+    count_rotation_tasks(6, False, rotation_tasks(6, False, 1))
+    return time.perf_counter() - t0
+
+
 def warm_up() -> float:
     """Compile (or load from the cache) every kernel on a tiny board, once per process;
     return the seconds it took (0 when already done)."""

@@ -90,13 +90,14 @@ def count_task(n: int, kind: str, rows: Any) -> int:
 
 
 def warm(n: int) -> float:
-    """Run on each worker before a count of N: load (or compile) the kernels (the same
-    for every N today); seconds taken."""
+    """Run on each worker (and in the client) before a count of N: load (or compile) the
+    kernels the tasks and their plan use, and only those (the constellation count, the
+    rotation search and its counts; the same for every N today); seconds taken."""
     t = time.perf_counter()
     from boardgames.queens import constellations, kernels
 
     constellations.warm_up()
-    kernels.warm_up()
+    kernels.warm_up_rotation_tasks()
     return time.perf_counter() - t
 
 
