@@ -181,6 +181,21 @@ def test_analyse_answers_with_the_reference_search_while_the_engine_compiles(
     assert r.exit_code == 0 and "reference" not in r.output
 
 
+@pytest.mark.parametrize("rules", ["classic", "etudes"])
+def test_analyse_uses_the_engine_once_the_programs_step_is_compiled(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the program's step is marked (the rest of the group still compiling): the
+    engine searches; with neither marked, the reference search answers."""
+    args = ["kalah", "analyse", "--pits", "4", "--seeds", "3", "--rules", rules, "--json"]
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: True)
+    for marked, reference in ((f"kalah.program_{rules}", False), ("kalah.solver", True)):
+        monkeypatch.setattr(warmup, "is_ready", lambda name, marked=marked: name == marked)
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["reference_search"] is reference
+
+
 @pytest.mark.parametrize("ready", [False, True])
 def test_compare_kalah_leaves_numba_out_while_it_compiles(
     ready: bool, monkeypatch: pytest.MonkeyPatch

@@ -184,7 +184,11 @@ def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], 
         (config.depth is None and (config.time or 0) <= 5)
         or (config.depth is not None and config.depth <= REFERENCE_DEPTH)
     )
-    if small and not warmup.is_ready("kalah") and warmup.warm_in_background("kalah"):
+    # the engine is ready when its group is, or the program's own step is
+    ready = warmup.is_ready("kalah") or warmup.step_ready(
+        "kalah", f"boardgames.kalah.play.warm:program_{game.rules}"
+    )
+    if small and not ready and warmup.warm_in_background("kalah"):
         # a fresh machine, a search of seconds: answer now with the reference search (no
         # compiling), and compile in another process for the next runs
         t0 = time.perf_counter()
