@@ -8,7 +8,7 @@ fresh process, the person answering ``--human-seconds`` after each program move,
 reports each program move's time since the start and which search made it, until the
 engine's first move. The background compile is stopped at the end.
 
-    python benchmarks/play_takeover.py [--human-seconds 2] [--json FILE]
+    python benchmarks/play_takeover.py [--human-seconds 5] [--json FILE]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--human-seconds", type=float, default=2.0, help="the person's think time")
+    ap.add_argument("--human-seconds", type=float, default=5.0, help="the person's think time")
     ap.add_argument("--limit", type=float, default=600.0, help="give up after these seconds")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks/results/play_takeover.json")
     args = ap.parse_args()
@@ -44,7 +44,7 @@ def main() -> None:
         [sys.executable, "-m", "boardgames", "kalah", "play", "--record", str(work / "g.klh")],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=(work / "stderr.txt").open("w"),
         env=env,
         text=True,
         bufsize=1,
@@ -92,6 +92,9 @@ def main() -> None:
         pid_file = work / "numba" / "boardgames-ready" / "kalah.pid"
         with contextlib.suppress(OSError, ValueError):
             os.killpg(int(pid_file.read_text()), signal.SIGTERM)
+        err = (work / "stderr.txt").read_text(errors="replace").strip().splitlines()
+        if proc.returncode not in (0, 130, -signal.SIGINT) or not moves:
+            print(f"kalah play ended with {proc.returncode}: {err[-3:]}", file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
     engine = next((m for m in moves if m["search"] == "engine"), None)
     report = {

@@ -26,8 +26,11 @@ def _program(rules: str) -> None:
 
 
 def program_classic() -> None:
-    """``kalah play`` / ``kalah analyse``: the default program on 6 x 6, classic rules."""
+    """``kalah play`` / ``kalah analyse``: the default program on 6 x 6, classic rules,
+    with the endgame-table code its proofs use (a command may switch to the program as
+    soon as this step is done: ``warmup.step_ready``)."""
     _program("classic")
+    endgame()
 
 
 def program_etudes() -> None:
