@@ -161,22 +161,25 @@ def run_job_solve(
         table = None
         if cluster is None and not endgame_mmap:
             table = load_table(console, pits, stones, as_json, empty_capture)
-        # on a fresh machine the engine of the first guesses (this process searches with it)
-        # compiles in a process of its own, on another core, while this one compiles the
-        # solver's kernels and builds the table a local cluster's workers will load, while
-        # they start
-        aside = None
+        # on a fresh machine, while a local cluster's workers start: the solver's kernels
+        # (the workers load them) and the engine of the first guesses (this process
+        # searches with it) compile in processes of their own, and this one compiles the
+        # table's kernels and builds the table the workers will load
+        solver_aside = guess_aside = None
         if cluster is not None and not warmup.is_ready("kalah"):
-            aside = warmup.compile_aside("boardgames.kalah.play.warm:first_guess")
-        runner.prepare(prepare_job, pits, rules, empty_capture, total, endgame)
+            solver_aside = warmup.compile_aside("boardgames.kalah.play.warm:solver")
+            guess_aside = warmup.compile_aside("boardgames.kalah.play.warm:first_guess")
+        compile_solver = solver_aside is None
+        runner.prepare(prepare_job, pits, rules, empty_capture, total, endgame, compile_solver)
         runner.start()
         with Progress("Loading the solver on the workers", console=err, delay=3):
+            warmup.wait_aside(solver_aside)
             runner.warm(
                 warm_job, pits, rules, empty_capture, total, endgame, hash_mb, table
             ) if cluster is None else runner.warm(
                 warm_job, pits, rules, empty_capture, total, endgame, hash_mb
             )
-            warmup.wait_aside(aside)
+            warmup.wait_aside(guess_aside)
         pool = runner.pool(solve_job, interrupt=stop_jobs, abandon=abandon_job)
         t0 = time.perf_counter()  # the solve's time: loading and compiling are not counted
         bar = Progress(f"Solving {what} by jobs", None, "positions", console=err)

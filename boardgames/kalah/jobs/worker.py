@@ -65,12 +65,15 @@ def _solver(
     return solver
 
 
-def prepare_job(pits: int, rules: str, empty_capture: bool, total: int, endgame: str) -> None:
+def prepare_job(
+    pits: int, rules: str, empty_capture: bool, total: int, endgame: str, solver: bool = True
+) -> None:
     """What a local cluster's workers will load, made once in the client while they start
-    (:meth:`~boardgames.core.cluster.Runner.prepare`): the solver's kernels compiled into
-    the machine's kernel cache and the endgame table built into its table folder (not kept
-    here: the workers read it)."""
-    Solver(1, rules, hash_mb=0.001, empty_capture=empty_capture).warm_up()
+    (:meth:`~boardgames.core.cluster.Runner.prepare`): the endgame table built into the
+    machine's table folder (not kept here: the workers read it) and (``solver``) the
+    solver's kernels compiled into its kernel cache."""
+    if solver:
+        Solver(1, rules, hash_mb=0.001, empty_capture=empty_capture).warm_up()
     _table(pits, rules, empty_capture, total, endgame)
 
 
