@@ -18,10 +18,12 @@ A command that starts a background warm-up (``boardgames cache warm GROUP --quie
 :mod:`boardgames.core.warmup`) has it stopped (by the pid in its pid file) once the
 measurement is done, so it neither competes with the next run nor fills the next cache.
 
-    python benchmarks/first_contact.py [--quick] [--repeat N] [--json FILE]
+    python benchmarks/first_contact.py [--quick | --big] [--repeat N] [--json FILE]
 
 Prints a markdown table (and the kernels each cold run compiled) to stdout; ``--json``
-writes every measurement. ``--quick``: three commands, warm runs once.
+writes every measurement. ``--quick``: three commands, warm runs once. ``--big``: instead
+of the small commands, the work too big for pure Python (a first 6 x 4 solve, a local
+cluster's first ``kalah solve`` and ``queens count``), some minutes.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class Command:
     answer: str | None = None
     """A regular expression picking the answer's line from stdout; None: the last line."""
     quick: bool = False
+    big: bool = False
+    """Work too big for pure Python (measured with ``--big`` only: minutes)."""
 
 
 COMMANDS = [
@@ -96,6 +100,24 @@ COMMANDS = [
     ),
     Command("kalah analyse", ("kalah", "analyse"), answer=r"(?i)best|move"),
     Command("cache warm all", ("cache", "warm", "all"), answer=r"^Ready"),
+    Command(
+        "kalah solve --pits 6 --seeds 4",
+        ("kalah", "solve", "--pits", "6", "--seeds", "4"),
+        answer=r"^Value",
+        big=True,
+    ),
+    Command(
+        "kalah solve --pits 5 --seeds 3 --cluster local:2",
+        ("kalah", "solve", "--pits", "5", "--seeds", "3", "--cluster", "local:2"),
+        answer=r"^Value",
+        big=True,
+    ),
+    Command(
+        "queens count -n 15 --cluster local:2",
+        ("queens", "count", "-n", "15", "--cluster", "local:2"),
+        answer=r"2,?279,?184",
+        big=True,
+    ),
 ]
 
 
@@ -324,12 +346,18 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="three commands, warm runs once")
+    parser.add_argument(
+        "--big",
+        action="store_true",
+        help="instead, the work too big for pure Python: a 6 x 4 solve, local clusters (minutes)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="warm runs per command (median)")
     parser.add_argument("--cold-repeat", type=int, default=1, help="cold runs per command")
     parser.add_argument("--json", type=Path, default=None, help="write every measurement here")
     parser.add_argument("--kernels", type=int, default=6, help="kernels listed per cold run")
     opts = parser.parse_args()
     commands = [c for c in COMMANDS if c.quick] if opts.quick else COMMANDS
+    commands = [c for c in commands if c.big == opts.big]
     warm_all = next(c for c in COMMANDS if c.name == "cache warm all")
     repeat = 1 if opts.quick else max(1, opts.repeat)
     results: dict[str, dict[str, Any]] = {}
