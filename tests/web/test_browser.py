@@ -1,8 +1,10 @@
 """The page in a real browser: Playwright drives Debian's Chromium against the real server
 (``boardgames serve --port 0 --no-browser`` in a subprocess, on 127.0.0.1 only).
 
-Each test saves a screenshot to docs/images/serve-*.png (the README shows three).
-Skipped where Playwright or Chromium is missing; never downloads a browser.
+Each test saves a screenshot ``serve-*.png`` to a temporary folder, or to the folder in
+``BOARDGAMES_SCREENSHOTS`` (``BOARDGAMES_SCREENSHOTS=docs/images pytest tests/web -m
+browser`` refreshes the README's three). Skipped where Playwright or Chromium is missing;
+never downloads a browser.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +26,10 @@ from click.testing import CliRunner
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGES = ROOT / "docs" / "images"
+IMAGES = Path(
+    os.environ.get("BOARDGAMES_SCREENSHOTS")
+    or Path(tempfile.gettempdir()) / f"boardgames-screenshots-{os.getpid()}"
+)
 STRANGE = ROOT / "docs" / "games" / "strange-game.txt"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 VIEWPORT = {"width": 1000, "height": 700}
