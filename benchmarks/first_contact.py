@@ -22,8 +22,8 @@ measurement is done, so it neither competes with the next run nor fills the next
 
 Prints a markdown table (and the kernels each cold run compiled) to stdout; ``--json``
 writes every measurement. ``--quick``: three commands, warm runs once. ``--big``: instead
-of the small commands, the work too big for pure Python (a first 6 x 4 solve, a local
-cluster's first ``kalah solve`` and ``queens count``), some minutes.
+of the small commands, the work too big for pure Python (``queens count -n 14``, a first
+6 x 4 solve, a local cluster's first ``kalah solve`` and ``queens count``), some minutes.
 """
 
 from __future__ import annotations
@@ -100,6 +100,12 @@ COMMANDS = [
     ),
     Command("kalah analyse", ("kalah", "analyse"), answer=r"(?i)best|move"),
     Command("cache warm all", ("cache", "warm", "all"), answer=r"^Ready"),
+    Command(
+        "queens count -n 14",
+        ("queens", "count", "-n", "14"),
+        answer=r"365,?596",
+        big=True,
+    ),
     Command(
         "kalah solve --pits 6 --seeds 4",
         ("kalah", "solve", "--pits", "6", "--seeds", "4"),
@@ -349,7 +355,7 @@ def main() -> None:
     parser.add_argument(
         "--big",
         action="store_true",
-        help="instead, the work too big for pure Python: a 6 x 4 solve, local clusters (minutes)",
+        help="instead, the work too big for pure Python: queens 14, a 6 x 4 solve, local clusters",
     )
     parser.add_argument("--repeat", type=int, default=3, help="warm runs per command (median)")
     parser.add_argument("--cold-repeat", type=int, default=1, help="cold runs per command")

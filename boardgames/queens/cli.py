@@ -288,6 +288,12 @@ PURE_UNTIL_READY_N = 13
 numba kernels are not compiled yet, instead of making a first run wait for the compiler."""
 
 
+SERIAL_UNTIL_READY_N = 16
+"""Up to this N, ``auto`` counts with the serial constellation kernel while the kernels
+are not compiled yet: its ``prange`` twin costs about 1 s more to compile (measured: N = 14
+on an empty cache, 5.1 s in all against 6.2 s), more than it saves below N = 17."""
+
+
 def _pick_method(method: str, n: int, workers: int | None) -> str:
     if method != "auto":
         return method
@@ -295,6 +301,8 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
         return "bitmask"  # faster than loading the compiled kernels from the cache
     if n <= PURE_UNTIL_READY_N and workers is None and not warmup.is_ready("queens"):
         return "bitmask"  # the kernels are compiled in the background meanwhile (count)
+    if n <= SERIAL_UNTIL_READY_N and workers is None and not warmup.is_ready("queens"):
+        return "constellations"  # the parallel kernel would cost more to compile than it saves
     # measured on 2 cores: the start constellations win from N = 14 (1.6x there; even at 13)
     return "constellations-parallel" if n >= 14 else "symmetry-parallel"
 
@@ -308,8 +316,8 @@ def _pick_method(method: str, n: int, workers: int | None) -> str:
     default="auto",
     show_default=True,
     help="How to count (auto: bitmask up to N = 12, symmetry-parallel at 13, "
-    "constellations-parallel above; bitmask at 13 too while the compiled kernels are not "
-    "ready, see 'boardgames cache warm'). " + _method_help(),
+    "constellations-parallel above; while the compiled kernels are not ready, see "
+    "'boardgames cache warm': bitmask at 13 and serial constellations up to 16). " + _method_help(),
 )
 @click.option(
     "--workers",

@@ -148,17 +148,30 @@ class Interrupted(Stopped):
         )
 
 
-def load_kernels(method: str, workers: int | None = None, n: int | None = None) -> tuple[Any, int]:
-    """Import (and if needed compile) the jitted kernels, the constellations' too (with
-    ``n`` and a parallel constellation method, their ``prange`` kernel); return the
-    kernels module and the number of threads ``method`` will use. Compiling happens
-    here, not inside the timing."""
+def load_kernels(
+    method: str, workers: int | None = None, n: int | None = None, fundamental: bool = False
+) -> tuple[Any, int]:
+    """Import (and if needed compile) the jitted kernels a count of N by ``method`` runs,
+    and only those (the serial or the ``prange`` kernel, not both; the rotation search for
+    a fundamental count); without ``n``, every kernel. Return the kernels module and the
+    number of threads ``method`` will use. Compiling happens here, not inside the timing."""
     from boardgames.queens import constellations, kernels
 
-    used = kernels.set_workers(workers) if method in PARALLEL_METHODS else 1
-    kernels.warm_up()
-    counts = n is not None and method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N
-    constellations.warm_up(parallel=counts and method in PARALLEL_METHODS)
+    parallel = method in PARALLEL_METHODS
+    used = kernels.set_workers(workers) if parallel else 1
+    if n is None:
+        kernels.warm_up()
+        constellations.warm_up()
+        return kernels, used
+    symmetry = method.startswith("symmetry") and n >= SYMMETRY_MIN_N
+    if method in CONSTELLATION_METHODS and n >= CONSTELLATIONS_MIN_N:
+        constellations.warm_up(parallel=parallel)
+    elif symmetry:
+        kernels.warm_up_symmetry(parallel)
+    else:
+        kernels.warm_up_plain(parallel)
+    if fundamental and not symmetry:
+        kernels.warm_up_rotation_tasks(parallel)
     return kernels, used
 
 
@@ -355,7 +368,9 @@ def run_count(
     check_n(n)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}")
-    kernels, used = load_kernels(method, workers, n) if method in JIT_METHODS else (None, 1)
+    kernels, used = (
+        load_kernels(method, workers, n, fundamental) if method in JIT_METHODS else (None, 1)
+    )
     parallel = method in PARALLEL_METHODS
     c = _Counter(n, progress)
     t0 = c.t0 = time.perf_counter()

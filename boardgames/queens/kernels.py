@@ -742,11 +742,29 @@ def count_symmetry_tasks_parallel(n: int, tasks: npt.NDArray[np.int64]) -> npt.N
 _warm = False
 
 
-def warm_up_rotation_tasks() -> float:
-    """Compile (or load from the cache) the rotation search and its serial count, all that
-    a cluster's rotation tasks run; the seconds it took."""
+def warm_up_rotation_tasks(parallel: bool = False) -> float:
+    """Compile (or load from the cache) the rotation search and its count (serial: all
+    that a cluster's rotation tasks run; or the ``prange`` one); the seconds it took."""
     t0 = time.perf_counter()
-    count_rotation_tasks(6, False, rotation_tasks(6, False, 1))
+    turns = rotation_tasks(6, False, 1)
+    (count_rotation_tasks_parallel if parallel else count_rotation_tasks)(6, False, turns)
+    return time.perf_counter() - t0
+
+
+def warm_up_plain(parallel: bool = False) -> float:
+    """The plain count's kernels (``numba``, or ``parallel``); the seconds it took."""
+    t0 = time.perf_counter()
+    (cols, ld, rd), _ = task_arrays(6, [((1,), 2)])
+    (count_tasks_parallel if parallel else count_tasks)(6, cols, ld, rd)
+    expand_tasks(6, cols, ld, rd, 1)
+    return time.perf_counter() - t0
+
+
+def warm_up_symmetry(parallel: bool = False) -> float:
+    """The symmetry-class count's kernels (``symmetry``, or ``symmetry-parallel``)."""
+    t0 = time.perf_counter()
+    tasks = expand_symmetry_tasks(6, symmetry_tasks(6), 1)
+    (count_symmetry_tasks_parallel if parallel else count_symmetry_tasks)(6, tasks)
     return time.perf_counter() - t0
 
 
