@@ -143,9 +143,21 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
         if previous is signal.default_int_handler:
             signal.signal(signal.SIGINT, watch.handler)
             installed = True
+    # a Ctrl-C that lands inside a C callback (numba's compiler has some) cannot be raised
+    # there: Python reports it as "Exception ignored" with a traceback; it is noted instead
+    previous_hook = sys.unraisablehook
+
+    def quiet_interrupt(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            watch.interrupted = True
+            return
+        previous_hook(unraisable)
+
+    sys.unraisablehook = quiet_interrupt
     try:
         yield watch
     finally:
+        sys.unraisablehook = previous_hook
         if installed:
             signal.signal(signal.SIGINT, previous)
 
@@ -280,7 +292,7 @@ class LazyGroup(click.Group):
         if "boardgames.core.files" in sys.modules:  # a command run before in this process
             sys.modules["boardgames.core.files"].FAILED_WRITES.clear()
         with _watch_interrupts() as watch:
-            code = self._run(args, prog_name, complete_var, extra)
+            code = self._run(args, prog_name, complete_var, extra, watch)
         if watch.interrupted:
             code = EXIT_INTERRUPTED
         files = sys.modules.get("boardgames.core.files")
@@ -303,6 +315,7 @@ class LazyGroup(click.Group):
         prog_name: str | None,
         complete_var: str | None,
         extra: dict[str, Any],
+        watch: _InterruptWatch,
     ) -> int:
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
@@ -341,7 +354,9 @@ class LazyGroup(click.Group):
             if _game_error(e):
                 _error(str(e))
                 return EXIT_BAD_INPUT
-            if _after_ctrl_c(e):  # e.g. numba's compiler, cut short by the Ctrl-C
+            # e.g. numba's compiler cut short by the Ctrl-C: the interrupt may have been
+            # raised inside one of its callbacks, which drops it and fails later
+            if _after_ctrl_c(e) or watch.interrupted:
                 click.echo(STOPPED_LINE, err=True)
                 return EXIT_INTERRUPTED
             raise

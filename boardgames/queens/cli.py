@@ -388,7 +388,7 @@ def count(
         )
     method = chosen
     if method in JIT_METHODS:
-        _load_kernels(err, method, workers, n)
+        _load_kernels(err, method, workers, n, fundamental)
     if method.startswith("constellations"):  # what the estimate measures
         _check_duration(err, n, _threads(method, workers), yes)
     with _count_progress(err, n, method) as bar:
@@ -508,7 +508,9 @@ def _count_on_cluster(
     )
 
 
-def _load_kernels(err: Console, method: str, workers: int | None, n: int | None = None) -> None:
+def _load_kernels(
+    err: Console, method: str, workers: int | None, n: int | None = None, fundamental: bool = False
+) -> None:
     """Load (on a cold cache: compile) the numba kernels (with ``n``, those that a count of
     N by ``method`` uses), saying so if it takes a while."""
 
@@ -517,7 +519,7 @@ def _load_kernels(err: Console, method: str, workers: int | None, n: int | None 
         Progress(label, console=err, delay=3.0),
         interruptible(lambda: "Stopped (Ctrl-C) while loading the numba kernels."),
     ):
-        load_kernels(method, workers, n)
+        load_kernels(method, workers, n, fundamental)
 
 
 def _count_progress(err: Console, n: int, method: str) -> Progress:
