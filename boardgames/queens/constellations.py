@@ -668,12 +668,12 @@ _warm: set[bool] = set()
 
 def warm_up(parallel: bool = False) -> float:
     """Compile (or load from the cache) the kernels a count uses on a tiny board, once per
-    process, the ``prange`` one too when ``parallel`` (not the stack search: only tests
-    and benchmarks run it); return the seconds it took (0 when already done)."""
+    process: the serial kernel, or the ``prange`` one when ``parallel`` (not the stack
+    search: only tests and benchmarks run it); return the seconds it took (0 when already
+    done)."""
     t0 = time.perf_counter()
-    for p in (False, True) if parallel else (False,):
-        if p not in _warm:
-            tasks, _ = expand_constellations(8, constellation_tasks(8, 1), 1)
-            (count_constellations_parallel if p else count_constellations)(8, tasks)
-            _warm.add(p)
+    if parallel not in _warm:
+        tasks, _ = expand_constellations(8, constellation_tasks(8, 1), 1)
+        (count_constellations_parallel if parallel else count_constellations)(8, tasks)
+        _warm.add(parallel)
     return time.perf_counter() - t0
