@@ -775,16 +775,10 @@ def warm_up() -> float:
     if _warm:
         return 0.0
     t0 = time.perf_counter()
-    (cols, ld, rd), _ = task_arrays(6, [((1,), 2)])
-    count_tasks(6, cols, ld, rd)
-    count_tasks_parallel(6, cols, ld, rd)
-    expand_tasks(6, cols, ld, rd, 1)
+    for parallel in (False, True):
+        warm_up_plain(parallel)
+        warm_up_symmetry(parallel)
+        warm_up_rotation_tasks(parallel)
     count_fixed_by_rotation(6, False)
-    turns = rotation_tasks(6, False, 1)
-    count_rotation_tasks(6, False, turns)
-    count_rotation_tasks_parallel(6, False, turns)
-    tasks = symmetry_tasks(6)
-    count_symmetry_tasks(6, expand_symmetry_tasks(6, tasks, 1))
-    count_symmetry_tasks_parallel(6, tasks)
     _warm = True
     return time.perf_counter() - t0
