@@ -39,6 +39,7 @@ from boardgames.kalah.play.program import (
     reference_within,
     value_text,
 )
+from boardgames.kalah.play.warm import program_ready
 
 
 @click.command()
@@ -184,11 +185,7 @@ def _think(game: Kalah, state: State, config: EngineConfig) -> tuple[list[int], 
         (config.depth is None and (config.time or 0) <= 5)
         or (config.depth is not None and config.depth <= REFERENCE_DEPTH)
     )
-    # the engine is ready when its group is, or the program's own step is
-    ready = warmup.is_ready("kalah") or warmup.step_ready(
-        "kalah", f"boardgames.kalah.play.warm:program_{game.rules}"
-    )
-    if small and not ready and warmup.warm_in_background("kalah"):
+    if small and not program_ready(game.rules) and warmup.warm_in_background("kalah"):
         # a fresh machine, a search of seconds: answer now with the reference search (no
         # compiling), and compile in another process for the next runs
         t0 = time.perf_counter()

@@ -38,6 +38,7 @@ from boardgames.kalah.play.program import (
     reference_within,
     value_text,
 )
+from boardgames.kalah.play.warm import program_ready
 from boardgames.kalah.record import DEFAULT_RECORD, Move, Record
 
 
@@ -230,18 +231,18 @@ class KalahPlay:
                     engine_for(self.game, self.program_of(player))
         self.engine_ready = True
 
-    def _program_step_ready(self) -> bool:
-        """The background compile has done the program's step (the default program's
-        kernels: its search and its proofs), though not yet its whole group."""
+    def _program_ready(self) -> bool:
+        """The default program's kernels are compiled (the whole group, or the program's
+        own step of the background compile); another strategy waits for the group."""
         programs = [self.program_of(p) for p, kind in enumerate(self.kinds) if kind == "program"]
-        return all(c.strategy == EngineConfig.strategy for c in programs) and warmup.step_ready(
-            "kalah", f"boardgames.kalah.play.warm:program_{self.game.rules}"
-        )
+        if all(c.strategy == EngineConfig.strategy for c in programs):
+            return program_ready(self.game.rules)
+        return warmup.is_ready("kalah")
 
     def think(self, program: EngineConfig) -> tuple[tuple[int, ...], SearchResult]:
         """The program's compound move: the engine's, or the reference search's while the
         engine is being prepared (switching to the engine as soon as it is compiled)."""
-        if not self.engine_ready and (warmup.is_ready("kalah") or self._program_step_ready()):
+        if not self.engine_ready and self._program_ready():
             self.load_engines()  # from the cache the background process filled: a second
         if self.engine_ready:
             return program_compound(self.game, self.state, program)

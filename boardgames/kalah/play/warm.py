@@ -25,6 +25,14 @@ def _program(rules: str) -> None:
     engine_for(Kalah(PITS, SEEDS, rules, "tseitin"), EngineConfig(evaluation="tseitin"))
 
 
+def program_ready(rules: str) -> bool:
+    """The default program's kernels are compiled for ``rules``: the whole kalah group, or
+    the program's own step of it (a command may switch to the engine then)."""
+    from boardgames.core import warmup
+
+    return warmup.is_ready("kalah") or warmup.step_ready("kalah", f"{__name__}:program_{rules}")
+
+
 def program_classic() -> None:
     """``kalah play`` / ``kalah analyse``: the default program on 6 x 6, classic rules,
     with the endgame-table code its proofs use (a command may switch to the program as
