@@ -114,7 +114,7 @@ def test_solve_answers_small_boards_without_compiling_on_a_fresh_machine(
         assert asides == []
 
 
-SOLVER_STEP = "boardgames.kalah.play.warm:solver"
+SOLVER_STEP = "boardgames.kalah.play.warm:solver"  # written out: a rename must show here
 GUESS_STEP = "boardgames.kalah.play.warm:first_guess"
 
 

@@ -35,6 +35,7 @@ from boardgames.kalah.exact.sizing import (
 )
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
 from boardgames.kalah.play.guess import FirstGuess
+from boardgames.kalah.play.warm import GUESS_STEP, SOLVER_STEP
 
 if TYPE_CHECKING:  # numba loads only where a solve runs
     import numpy as np
@@ -160,9 +161,7 @@ def solve(
                 highlight=False,
                 soft_wrap=True,
             )
-        aside = warmup.compile_aside(
-            "boardgames.kalah.play.warm:solver", "boardgames.kalah.play.warm:first_guess"
-        )
+        aside = warmup.compile_aside(SOLVER_STEP, GUESS_STEP)
     left = pit_stones(state, pits)
     if stones > 0 and estimate_positions(pits, left, 0) <= TINY_POSITIONS:
         if endgame_spec != "auto" and not as_json:

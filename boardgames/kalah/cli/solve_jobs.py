@@ -20,6 +20,7 @@ from boardgames.core.progress import Progress, Stopped, stopped_message
 from boardgames.kalah.cli.tables import load_table
 from boardgames.kalah.game import PLAYER_NAMES
 from boardgames.kalah.jobs.store import BoundStore, StoreError
+from boardgames.kalah.play.warm import GUESS_STEP, SOLVER_STEP
 
 if TYPE_CHECKING:
     import numpy as np
@@ -167,8 +168,8 @@ def run_job_solve(
         # table's kernels and builds the table the workers will load
         solver_aside = guess_aside = None
         if cluster is not None and not warmup.is_ready("kalah"):
-            solver_aside = warmup.compile_aside("boardgames.kalah.play.warm:solver")
-            guess_aside = warmup.compile_aside("boardgames.kalah.play.warm:first_guess")
+            solver_aside = warmup.compile_aside(SOLVER_STEP)
+            guess_aside = warmup.compile_aside(GUESS_STEP)
         compile_solver = solver_aside is None
         runner.prepare(prepare_job, pits, rules, empty_capture, total, endgame, compile_solver)
         runner.start()

@@ -25,6 +25,12 @@ def _program(rules: str) -> None:
     engine_for(Kalah(PITS, SEEDS, rules, "tseitin"), EngineConfig(evaluation="tseitin"))
 
 
+SOLVER_STEP = f"{__name__}:solver"
+"""The solver's warm step, as ``warmup.compile_aside`` takes it."""
+GUESS_STEP = f"{__name__}:first_guess"
+"""The warm step of the solver's first guess."""
+
+
 def program_ready(rules: str) -> bool:
     """The default program's kernels are compiled for ``rules``: the whole kalah group, or
     the program's own step of it (a command may switch to the engine then)."""
