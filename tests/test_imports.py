@@ -21,7 +21,16 @@ KALAH_LAYERS = (
     ("boardgames.kalah.jobs", "boardgames.kalah.analysis"),
     ("boardgames.kalah.cli",),
 )
-GAMES = ("kalah", "nim", "queens")
+SHARED = ("core", "cli", "web", "envs")
+"""The shared layers: they reach games only through the registry, never by import."""
+GAMES = tuple(
+    sorted(
+        p.name
+        for p in PACKAGE.iterdir()
+        if p.is_dir() and (p / "__init__.py").is_file() and p.name not in SHARED
+    )
+)
+"""Every game package of this distribution (kalah, nim, queens, connect4, ...)."""
 
 
 def module_names() -> dict[str, Path]:
@@ -149,13 +158,58 @@ def test_kalah_layers_import_one_way(name: str) -> None:
     assert upward == [], f"{name} imports a layer above its own"
 
 
-def test_a_game_never_imports_another_game_and_core_imports_no_game() -> None:
+def test_the_game_packages_are_the_registered_games() -> None:
+    from boardgames.core.registry import plugins
+
+    ours = {
+        p.factory.split(".")[1] for p in plugins().values() if p.factory.startswith("boardgames.")
+    }
+    assert set(GAMES) == ours
+
+
+def test_a_game_never_imports_another_game_and_the_shared_layers_import_no_game() -> None:
     wrong = []
     for name, targets in GRAPH.items():
         parts = name.split(".")
         own = parts[1] if len(parts) > 1 else None
         for target in targets:
             other = target.split(".")[1] if target.count(".") else None
-            if other in GAMES and other != own and own in (*GAMES, "core"):
+            if other in GAMES and other != own and own in (*GAMES, *SHARED):
                 wrong.append(f"{name} -> {target}")
+    assert wrong == []
+
+
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings or help texts."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            docs.add(id(node.value))  # attribute docstrings
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            for sub in ast.walk(node.value):
+                docs.add(id(sub))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
+
+
+@pytest.mark.parametrize("layer", SHARED)
+def test_the_shared_layers_name_no_game_in_code(layer: str) -> None:
+    """No game name in the shared layers' code: only in docs and help examples."""
+    import re
+
+    names = re.compile(r"\b(" + "|".join(GAMES) + r")\b", re.IGNORECASE)
+    wrong = [
+        f"{path.relative_to(PACKAGE)}:{line}: {text[:60]!r}"
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        for line, text in _code_strings(path)
+        if names.search(text)
+    ]
     assert wrong == []

@@ -24,7 +24,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,15 +38,19 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 STOPPED_LINE = "Stopped (Ctrl-C)."
 
-# name -> ("module:attribute", one-line help shown by `boardgames --help`).
-# A new game adds its line here; nothing else in this file changes.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "nim": ("boardgames.nim.cli:nim", "Nim with Bouton's winning strategy: play and analyse."),
-    "kalah": (
-        "boardgames.kalah.cli:kalah",
-        "Kalah (mancala): play, analyse, solve, review, match.",
+# name -> ("module:attribute", one-line help shown by `boardgames --help`): the commands of
+# no game. Each game's own group (`boardgames kalah ...`) comes from its plugin in the
+# registry (boardgames.core.registry); nothing here names a game.
+BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
+    "games": ("boardgames.cli.games:games", "The installed games: capabilities and options."),
+    "play": (
+        "boardgames.cli.play:play",
+        "Play any two-player game against the program, or watch two programs.",
     ),
-    "queens": ("boardgames.queens.cli:queens", "N queens: enumerate and count solutions."),
+    "analyse": (
+        "boardgames.cli.analyse:analyse",
+        "Best move, value and principal variation of a position of any game.",
+    ),
     "compare": (
         "boardgames.cli.compare:compare",
         "Compare search strategies or counting methods side by side.",
@@ -54,9 +58,22 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cache": ("boardgames.cli.cache:cache", "Endgame tables and compiled kernels on disk."),
     "serve": (
         "boardgames.cli.serve:serve",
-        "A local web page: play Kalah and Nim, review games, step through N queens.",
+        "A local web page: play, analyse and compare every game; review games.",
     ),
 }
+
+
+def command_table() -> dict[str, tuple[str, str]]:
+    """The root's commands: :data:`BUILTIN_COMMANDS` and every plugin's own group."""
+    from boardgames.core.registry import plugins
+
+    table = {
+        name: (p.cli, p.summary)
+        for name, p in plugins().items()
+        if p.cli and name not in BUILTIN_COMMANDS
+    }
+    table.update(BUILTIN_COMMANDS)
+    return table
 
 
 class InputError(click.ClickException):
@@ -238,9 +255,19 @@ class LazyGroup(click.Group):
     also gives every command the same exit statuses and one-line errors (module doc).
     """
 
-    def __init__(self, *args: object, lazy: dict[str, tuple[str, str]], **kwargs: object):
+    def __init__(
+        self,
+        *args: object,
+        lazy: dict[str, tuple[str, str]] | Callable[[], dict[str, tuple[str, str]]],
+        **kwargs: object,
+    ):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.lazy = lazy
+        self._lazy = lazy
+
+    @property
+    def lazy(self) -> dict[str, tuple[str, str]]:
+        """The lazily loaded commands (a callable is asked each time: plugins may change)."""
+        return self._lazy() if callable(self._lazy) else self._lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -364,15 +391,16 @@ class LazyGroup(click.Group):
 
 @click.group(
     cls=LazyGroup,
-    lazy=COMMANDS,
+    lazy=command_table,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="boardgames")
 def cli() -> None:
     """Classic board games and puzzles with fast game search.
 
-    Play Kalah or Nim against a strong program, count N-queens solutions, and compare
-    search strategies side by side. Every command has its own --help.
+    Play Kalah, Nim, Connect Four or any installed game against a strong program, count
+    N-queens solutions, and compare search strategies side by side. 'boardgames games'
+    lists the installed games; every command has its own --help.
 
     Exit status: 0 done, 1 the work failed, 2 bad input or usage, 130 stopped by Ctrl-C.
     """

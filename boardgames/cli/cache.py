@@ -31,6 +31,8 @@ from boardgames.core.console import EndOfInput, confirm, make_console, print_jso
 from boardgames.core.progress import Progress, format_bytes, interruptible
 from boardgames.core.tables import Col, FitTable
 from boardgames.core.text import printable
+from boardgames.core.warmup import GENERIC_STEP
+from boardgames.core.warmup import warm_steps as warmup_steps
 from boardgames.kalah.exact import tablefile
 from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
@@ -157,7 +159,7 @@ def _ready_groups() -> dict[str, bool]:
     today's sources and numba (:func:`boardgames.core.warmup.is_ready`)."""
     from boardgames.core import warmup
 
-    return {g: warmup.is_ready(g) for g in warmup.GROUPS}
+    return {g: warmup.is_ready(g) for g in warmup.groups()}
 
 
 def _drop_ready_markers() -> int:
@@ -168,7 +170,7 @@ def _drop_ready_markers() -> int:
     folder = warmup.kernel_cache() / warmup.READY_FOLDER
     removed = 0
     for path in folder.glob("*-*") if folder.is_dir() else []:
-        if path.name.split("-")[0] in warmup.GROUPS and not path.name.endswith(".pid"):
+        if path.name.split("-")[0] in warmup.groups() and not path.name.endswith(".pid"):
             with contextlib.suppress(OSError):
                 path.unlink()
                 removed += 1
@@ -607,36 +609,22 @@ def _print_verified(
 
 # --- cache warm --------------------------------------------------------------------------
 
-WARM_STEPS: dict[str, list[tuple[str, str]]] = {
-    "queens": [
-        ("plain, symmetry and rotation counts", "boardgames.queens.warm:counting"),
-        ("constellations", "boardgames.queens.warm:constellations"),
-        ("constellations, parallel", "boardgames.queens.warm:constellations_parallel"),
-    ],
-    "kalah": [
-        ("the program, 6x6 classic (play, analyse)", "boardgames.kalah.play.warm:program_classic"),
-        ("the program, 6x6 etudes", "boardgames.kalah.play.warm:program_etudes"),
-        ("the exact solver (solve)", "boardgames.kalah.play.warm:solver"),
-        ("the solver's first guess (solve)", "boardgames.kalah.play.warm:first_guess"),
-        ("the endgame-table builder", "boardgames.kalah.play.warm:endgame"),
-        ("the search strategies (compare kalah)", "boardgames.kalah.play.warm:compare"),
-        ("Monte Carlo tree search", "boardgames.kalah.play.warm:mcts"),
-    ],
-    "nim": [
-        ("the search strategies", "boardgames.nim.warm:searcher"),
-        ("Monte Carlo tree search (compare nim)", "boardgames.nim.warm:mcts"),
-    ],
-}
-"""The one list of what ``cache warm`` compiles: group -> (label, "module:function") steps.
-Each function calls the loading code the commands use (no kernel code of its own)."""
+WARM_STEPS: dict[str, list[tuple[str, str]]] = warmup_steps()
+"""The one list of what ``cache warm`` compiles: group -> (label, "module:function") steps,
+from each game's plugin (:func:`boardgames.core.warmup.warm_steps`). Each function calls
+the loading code the commands use (no kernel code of its own)."""
 
 
-def _warm_step(target: str) -> None:
-    """Run one step, ``"module:function"``."""
+def _warm_step(target: str, group: str) -> None:
+    """Run one step, ``"module:function"`` (the generic step takes the game's name)."""
     import importlib
 
     module, _, name = target.partition(":")
-    getattr(importlib.import_module(module), name)()
+    function = getattr(importlib.import_module(module), name)
+    if target == GENERIC_STEP[1]:
+        function(group)
+    else:
+        function()
 
 
 class _CompileCounter:
@@ -682,7 +670,7 @@ def _drop_pid_file(group: str) -> None:
     "groups",
     nargs=-1,
     type=click.Choice(["all", *WARM_STEPS], case_sensitive=False),
-    metavar="[queens|kalah|nim|all]...",
+    metavar="[GAME|all]...",
 )
 @click.option("--quiet", is_flag=True, hidden=True, help="No output (the background warm-up).")
 def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
@@ -739,7 +727,7 @@ def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
                     t = time.perf_counter()
                     try:
                         with _CompileCounter() as counter:
-                            _warm_step(target)
+                            _warm_step(target, group)
                     except (KeyboardInterrupt, Stopped):
                         raise
                     except Exception as e:  # one line; the group stays not ready

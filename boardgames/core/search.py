@@ -125,6 +125,10 @@ def alphabeta(
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
+class SearchStopped(Exception):
+    """A search cut short by its ``stop`` function; ``args[0]`` is the positions visited."""
+
+
 @dataclass
 class _Entry:
     depth: Depth
@@ -153,17 +157,22 @@ def alphabeta_tt(
     *,
     table: dict[bytes, _Entry] | None = None,
     again_is_ply: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """F2 with a transposition table: the table's move first, bounds reused at equal depth.
 
     ``table`` may be passed in to keep it between calls (for example across the positions
     of a game); by default a fresh one is used, so results do not depend on earlier calls.
+    ``stop`` is asked every 256 positions; when it says True the search raises
+    :class:`SearchStopped` (Ctrl-C, a Cancel, a deadline).
     """
     count = _Counter()
     tt: dict[bytes, _Entry] = {} if table is None else table
 
     def f2(s: State, d: Depth, ply: int, a: int, b: int) -> tuple[int, list[int]]:
         count.nodes += 1
+        if stop is not None and not count.nodes & 255 and stop():
+            raise SearchStopped(count.nodes)
         leaf = _leaf(game, s, d, ply)
         if leaf is not None:
             return leaf, []

@@ -7,8 +7,8 @@ value (``compare`` checks it). Call shape, whatever the strategy and engine::
         -> SearchResult(value, best_move, pv, nodes, depth, strategy)
 
 ``depth=None`` searches to the end of the game (iterative strategies then run a single
-unbounded search). The numba engine needs the game's kernels module
-``boardgames.<game.name>.kernels`` with a ``kernel_spec(game)`` function; it is imported
+unbounded search). The numba engine needs the game's ``kernel_spec(game)``
+function, named by the ``kernels`` path of its plugin in the game registry; it is imported
 only when a numba search runs.
 
 :data:`BUDGET_STRATEGIES` have no depth: they search within a budget of positions
@@ -17,7 +17,6 @@ only when a numba search runs.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -25,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from boardgames.core.protocol import INFINITY, Game, SearchResult, State
+from boardgames.core.registry import capability
 from boardgames.core.search import alphabeta, alphabeta_tt, minimax, selective
 
 DEFAULT_TT_MIB = 16.0
@@ -110,10 +110,19 @@ class KernelSpec(NamedTuple):
     docs/sections/engine.md). None: ``kernels`` everywhere."""
 
 
+class NoKernels(ValueError):
+    """The game's plugin names no numba kernels: only the Python engine runs on it."""
+
+
 def kernel_spec(game: Game) -> KernelSpec:
-    """Load ``boardgames.<game>.kernels`` and ask it for the game's spec."""
-    module = importlib.import_module(f"boardgames.{game.name}.kernels")
-    spec: KernelSpec = module.kernel_spec(game)
+    """The game's spec for the numba engine, from the ``kernels`` path of its plugin in the
+    game registry (:class:`boardgames.core.registry.GamePlugin`)."""
+    make = capability(game, "kernels")
+    if make is None:
+        raise NoKernels(
+            f"{game.name} has no numba kernels (its plugin names none): use the python engine"
+        )
+    spec: KernelSpec = make(game)
     return spec
 
 

@@ -27,8 +27,32 @@ import subprocess
 import sys
 from pathlib import Path
 
-GROUPS = ("queens", "kalah", "nim")
-"""The groups ``boardgames cache warm`` knows; ``all`` means every one."""
+GENERIC_STEP = (
+    "the search strategies and Monte Carlo tree search",
+    "boardgames.core.engine:warm_kernels",
+)
+"""The warm step of a game whose plugin names kernels but no steps of its own; its
+function takes the game's name."""
+
+
+def warm_steps() -> dict[str, list[tuple[str, str]]]:
+    """What ``boardgames cache warm`` compiles, from the game registry: group (a game's
+    name) -> its ``(label, "module:function")`` steps, for every game with kernels."""
+    from boardgames.core.registry import plugins
+
+    steps: dict[str, list[tuple[str, str]]] = {}
+    for name, p in plugins().items():
+        if p.warm:
+            steps[name] = list(p.warm)
+        elif p.kernels:
+            steps[name] = [GENERIC_STEP]
+    return steps
+
+
+def groups() -> tuple[str, ...]:
+    """The groups ``boardgames cache warm`` knows (``all`` means every one)."""
+    return tuple(warm_steps())
+
 
 READY_FOLDER = "boardgames-ready"
 BACKGROUND_SWITCH = "BOARDGAMES_BACKGROUND_WARM"

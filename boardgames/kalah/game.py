@@ -24,6 +24,32 @@ MAX_STONES = 2 * MAX_PITS * MAX_SEEDS
 PLAYER_NAMES = ("A", "B")
 
 
+def parse_board(text: str) -> list[int]:
+    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed; digits 0-9:
+    ``int()`` would also read '٣', RULES.md writes 0-9)."""
+    words = text.replace(",", " ").split()
+    bad = next((w for w in words if not (w.isascii() and w.isdigit())), "")
+    if not words or bad:
+        shown = repr(bad) if len(bad) <= 24 else f"{bad[:24]!r}... ({len(bad):,} characters)"
+        what = f"{shown} is not a stone count; " if bad else ""
+        raise GameError(
+            f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "
+            "e.g. '6 6 6 6 6 6 0 6 6 6 6 6 6 0'"
+        )
+    # Python refuses to convert more than 4300 digits; 7 are already beyond any board
+    huge = next((w for w in words if len(w) > 6), None)
+    if huge is not None:
+        shown = huge if len(huge) <= 24 else f"{huge[:24]}... ({len(huge):,} digits)"
+        raise GameError(f"{shown} stones in one hole are far more than any board holds")
+    n = len(words)
+    if n % 2 or not 2 * MIN_PITS + 2 <= n <= 2 * MAX_PITS + 2:
+        raise GameError(
+            f"a board has 2m+2 holes for m = {MIN_PITS}..{MAX_PITS} pits a side "
+            f"(4, 6, ..., {2 * MAX_PITS + 2} numbers), got {n}"
+        )
+    return [int(w) for w in words]
+
+
 @dataclass(frozen=True)
 class Kalah:
     """Kalah with ``pits`` pits a side, ``seeds`` stones a pit, ``rules`` classic or etudes.
@@ -103,6 +129,23 @@ class Kalah:
         if to_move not in (0, 1):
             raise GameError("the side to move is 0 (A) or 1 (B)")
         return np.array([*board, to_move], dtype=np.int64)
+
+    # --- position notation ---------------------------------------------------------------
+    def parse_position(self, text: str) -> State:
+        """A position from its holes in RULES.md order and the side to move, A unless the
+        text ends with ``B``: ``"4 4 4 4 0 4 4 4 4 0 B"`` (commas allowed); empty: the
+        start."""
+        words = text.replace(",", " ").split()
+        if not words:
+            return self.initial_state()
+        side = 0
+        if words[-1].upper() in PLAYER_NAMES:
+            side = PLAYER_NAMES.index(words.pop().upper())
+        return self.make_state(parse_board(" ".join(words)), side)
+
+    def format_position(self, state: State) -> str:
+        """``state`` as :meth:`parse_position` reads it: the holes, then A or B."""
+        return " ".join(map(str, self.board(state))) + f" {PLAYER_NAMES[self.to_move(state)]}"
 
     # --- protocol ----------------------------------------------------------------------
     def initial_state(self, first: int = 0) -> State:

@@ -117,6 +117,24 @@ class Nim:
             raise GameError(f"expected {len(self.rows)} rows, got {len(rows)}")
         return np.array([*rows, to_move], dtype=np.int64)
 
+    def parse_position(self, text: str) -> State:
+        """A position from the chips left in each row, ``"3 0 5"`` (the first player to
+        move; in Nim the mover does not change the analysis); empty: the start."""
+        if not text.strip():
+            return self.initial_state()
+        rows = parse_rows(text)
+        over = next((i for i, (r, s) in enumerate(zip(rows, self.rows, strict=False), 1) if not 0 <= r <= s), None)
+        if len(rows) == len(self.rows) and over is not None:
+            raise GameError(
+                f"row {over} has {rows[over - 1]} chips; it started with {self.rows[over - 1]}"
+                " (give the start with --rows)"
+            )
+        return self.state_from_rows(rows)
+
+    def format_position(self, state: State) -> str:
+        """The chips left in each row, as :meth:`parse_position` reads them."""
+        return " ".join(map(str, self.rows_of(state)))
+
     def rows_of(self, state: State) -> tuple[int, ...]:
         return tuple(int(x) for x in state[:-1])
 

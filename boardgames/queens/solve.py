@@ -22,6 +22,7 @@ This module imports neither numpy nor numba: ``queens solve`` answers at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from boardgames.core.protocol import GameError
 from boardgames.core.svg import SVG
@@ -68,6 +69,21 @@ def check_n(n: int, high: int = MAX_COUNT_N) -> int:
     if not 1 <= n <= high:
         raise GameError(f"board size N = {n} is not supported; N must be from 1 to {high}")
     return n
+
+
+@dataclass(frozen=True)
+class Queens:
+    """The N-queens puzzle on an ``n`` x ``n`` board, as the game registry builds it."""
+
+    n: int = 8
+    name: str = "queens"
+
+    def __post_init__(self) -> None:
+        check_n(self.n)
+
+    def solutions(self) -> Iterator[Solution]:
+        """Every solution, in lexicographic order."""
+        return solutions(self.n)
 
 
 # --- the classic solver: one queen per row, three tables ------------------------------

@@ -19,6 +19,7 @@ from boardgames.kalah.game import (
     MIN_SEEDS,
     PLAYER_NAMES,
     Kalah,
+    parse_board,
 )
 from boardgames.kalah.play.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.record import Record, ReplayStep, read_record, replay
@@ -145,32 +146,6 @@ def group_pv(game: Kalah, state: State, pv: list[int]) -> list[tuple[int, list[i
 
 def pv_text(groups: list[tuple[int, list[int]]]) -> str:
     return " | ".join(f"{PLAYER_NAMES[p]}: {' '.join(map(str, pits))}" for p, pits in groups)
-
-
-def parse_board(text: str) -> list[int]:
-    """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed; digits 0-9:
-    ``int()`` would also read '٣', RULES.md writes 0-9)."""
-    words = text.replace(",", " ").split()
-    bad = next((w for w in words if not (w.isascii() and w.isdigit())), "")
-    if not words or bad:
-        shown = repr(bad) if len(bad) <= 24 else f"{bad[:24]!r}... ({len(bad):,} characters)"
-        what = f"{shown} is not a stone count; " if bad else ""
-        raise GameError(
-            f"{what}give the board as 2m+2 whole numbers, pits 0..2m+1 in RULES.md order, "
-            "e.g. '6 6 6 6 6 6 0 6 6 6 6 6 6 0'"
-        )
-    # Python refuses to convert more than 4300 digits; 7 are already beyond any board
-    huge = next((w for w in words if len(w) > 6), None)
-    if huge is not None:
-        shown = huge if len(huge) <= 24 else f"{huge[:24]}... ({len(huge):,} digits)"
-        raise GameError(f"{shown} stones in one hole are far more than any board holds")
-    n = len(words)
-    if n % 2 or not 2 * MIN_PITS + 2 <= n <= 2 * MAX_PITS + 2:
-        raise GameError(
-            f"a board has 2m+2 holes for m = {MIN_PITS}..{MAX_PITS} pits a side "
-            f"(4, 6, ..., {2 * MAX_PITS + 2} numbers), got {n}"
-        )
-    return [int(w) for w in words]
 
 
 def plural(n: int, word: str) -> str:

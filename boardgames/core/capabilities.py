@@ -1,0 +1,172 @@
+"""Capabilities: the small optional protocols a game may offer beyond its rules.
+
+Every two-player game implements :class:`boardgames.core.protocol.Game` (the rules, its
+move notation ``format_move``/``parse_move`` and a text board ``render``). The rest is
+optional; a game offers what it has, and a generic feature that needs a capability the
+game lacks says so in one line (:func:`require`):
+
+- :class:`PositionNotation`: a position as one string and back (``analyse GAME POSITION``,
+  the web page's links). Without it, a position is written as the moves from the start;
+- :class:`Drawing`: an SVG picture in which every legal move is an element carrying
+  ``data-move="<the protocol move>"`` (the CLI's ``--svg``, Jupyter and the web page,
+  where a click on such an element plays the move);
+- :class:`ActionCodec`: action ids, a legal-action mask and an observation array, from
+  which one PettingZoo, one Gymnasium and one OpenSpiel adapter serve every game;
+- kernels and an exact solver: import paths in the game's plugin
+  (:class:`boardgames.core.registry.GamePlugin`), since they load numba.
+
+This module imports no game and no numba.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from boardgames.core.protocol import Game, GameError, State, quote
+from boardgames.core.registry import plugin_of
+
+
+@runtime_checkable
+class PositionNotation(Protocol):
+    """A position as one line of text (Connect Four's ``4453``, Kalah's board)."""
+
+    def parse_position(self, text: str) -> State:
+        """The position ``text`` names; :class:`GameError` with one line if it names none."""
+        ...
+
+    def format_position(self, state: State) -> str:
+        """``state`` as text that :meth:`parse_position` reads back."""
+        ...
+
+
+@runtime_checkable
+class Drawing(Protocol):
+    """An SVG picture of a position; each legal move is an element with ``data-move``."""
+
+    def svg(self, state: State) -> str: ...
+
+
+@runtime_checkable
+class ActionCodec(Protocol):
+    """Moves as action ids ``0 .. num_actions - 1`` and a position as an array, for learning
+    agents. An action id means the same thing whoever moves (Kalah: the n-th pit of the
+    mover's row), so one policy can play both sides."""
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def observation_high(self) -> int:
+        """The largest value an observation cell may hold (cells are >= 0)."""
+        ...
+
+    def action_of(self, state: State, move: int) -> int:
+        """The action id of the legal ``move`` in ``state``."""
+        ...
+
+    def move_of(self, state: State, action: int) -> int | None:
+        """The protocol move of ``action`` in ``state``, or None when it is not legal."""
+        ...
+
+    def observation(self, state: State, player: int) -> npt.NDArray[np.int64]:
+        """``state`` seen by ``player`` (0 or 1), of shape :attr:`observation_shape`."""
+        ...
+
+
+CAPABILITIES = {
+    "rules": "legal moves, play, outcome (the shared Game protocol)",
+    "text": "a text board for the terminal",
+    "notation": "moves as text and back",
+    "position": "a position as one line of text and back",
+    "svg": "an SVG picture whose legal moves can be clicked",
+    "actions": "action ids, masks and observations (PettingZoo, Gymnasium, OpenSpiel)",
+    "evaluation": "a heuristic evaluation for depth-limited search",
+    "kernels": "numba rule kernels (the fast engine, MCTS, every strategy)",
+    "solver": "an exact solver",
+    "commands": "commands of its own (boardgames NAME ...)",
+}
+"""Each capability a game may offer, in a few words (``boardgames games`` shows them)."""
+
+
+def capabilities(game: Any) -> list[str]:
+    """The capabilities ``game`` offers, in the order of :data:`CAPABILITIES`."""
+    found = []
+    if isinstance(game, Game):
+        found += ["rules", "text", "notation"]
+    if isinstance(game, PositionNotation):
+        found.append("position")
+    if isinstance(game, Drawing):
+        found.append("svg")
+    if isinstance(game, ActionCodec):
+        found.append("actions")
+    if hasattr(game, "evaluate") and getattr(game, "has_evaluation", True):
+        found.append("evaluation")
+    spec = plugin_of(game)
+    if spec.kernels:
+        found.append("kernels")
+    if spec.solver:
+        found.append("solver")
+    if spec.cli:
+        found.append("commands")
+    return found
+
+
+class MissingCapability(GameError):
+    """A generic feature asked a game for a capability it does not offer."""
+
+
+def require(game: Any, name: str, feature: str) -> None:
+    """Raise :class:`MissingCapability` (one line) unless ``game`` offers ``name``."""
+    if name not in capabilities(game):
+        raise MissingCapability(
+            f"{game.name} has no {CAPABILITIES.get(name, name)} ({name}), which {feature} needs"
+        )
+
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_position(game: Any, text: str) -> State:
+    """The position ``text`` names: the game's own notation when it has one, else the
+    moves from the start separated by spaces, commas or semicolons (``start`` or an empty
+    text is the start position)."""
+    if isinstance(game, PositionNotation):
+        return game.parse_position(text)
+    state: State = game.initial_state()
+    words = [w for w in _SEPARATORS.split(text.strip()) if w]
+    if words == ["start"]:
+        return state
+    for i, word in enumerate(words, 1):
+        if game.outcome(state) is not None:
+            raise GameError(f"move {i} ({quote(word)}) comes after the end of the game")
+        try:
+            move = game.parse_move(word, state)
+        except GameError as e:
+            raise GameError(f"move {i} ({quote(word)}): {e}") from None
+        state, _ = game.play(state, move)
+    return state
+
+
+def format_position(game: Any, state: State, moves: list[int] | None = None) -> str:
+    """``state`` as text :func:`parse_position` reads: the game's own notation, else the
+    ``moves`` that lead to it from the start (None: not writable, an empty string)."""
+    if isinstance(game, PositionNotation):
+        return game.format_position(state)
+    if moves is None:
+        return ""
+    return " ".join(game.format_move(m) for m in moves) or "start"
+
+
+def legal_mask(game: Any, state: State) -> npt.NDArray[np.int8]:
+    """The legal-action mask of ``state`` (1 for each legal action) from the codec."""
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    for move in game.legal_moves(state):
+        mask[game.action_of(state, move)] = 1
+    return mask

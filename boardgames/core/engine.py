@@ -1,0 +1,340 @@
+"""The generic program: a move, its value and its line for any two-player game.
+
+:func:`think` is what ``boardgames play GAME``, ``boardgames analyse GAME`` and the web page
+ask, whatever the game. It uses, in order of what the game offers:
+
+1. the game's exact solver (its plugin's ``solver``), when it answers within the time;
+2. the numba engine (the plugin's ``kernels``), once they are compiled on this machine
+   (:mod:`boardgames.core.warmup`): MTD(f) by iterative deepening within the time;
+3. the pure-Python reference search (:func:`boardgames.core.search.alphabeta_tt`): first a
+   search to the end of the game (exact when it finishes), then iterative deepening.
+
+An answer is called exact only when it is: a solver's value or a search that reached the
+end of every line. Otherwise a won or lost score is a bound (``win by at least``) and a
+heuristic value a number (:func:`boardgames.core.protocol.describe_score`).
+
+Every search polls ``stop`` (Ctrl-C, a Cancel, a closed page) and the deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardgames.core.protocol import (
+    Game,
+    GameError,
+    SearchResult,
+    State,
+    describe_score,
+    is_terminal_score,
+    short_score,
+)
+from boardgames.core.registry import capability, plugin_of
+from boardgames.core.search import SearchStopped, alphabeta_tt
+
+LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"depth": 1, "seconds": None},
+    "medium": {"depth": 3, "seconds": None},
+    "strong": {"depth": None, "seconds": 1.0},
+    "perfect": {"depth": None, "seconds": 10.0},
+}
+"""Program levels in plain words: a fixed depth, or a time to think (the solver first)."""
+
+NUMBA_RATE = 2_000_000
+"""Positions a second the numba engine is assumed to search when sizing a first try."""
+
+
+class Cancelled(Exception):
+    """The caller's ``stop`` said to stop before any answer was found."""
+
+
+@dataclass
+class Answer:
+    """What the program found: a move (None when the game is over), the value for the
+    player to move, whether it is exact, and how it was found."""
+
+    move: int | None
+    value: int
+    exact: bool
+    depth: int | None
+    """Plies searched; None: to the end of the game (or a solver's value)."""
+    nodes: int
+    seconds: float
+    engine: str
+    """``solver``, ``numba`` or ``python``."""
+    pv: list[int] = field(default_factory=list)
+    overran: bool = False
+    """True when the answer took longer than the time it was given (a search that cannot
+    be cut before its first depth)."""
+
+    def value_text(self) -> str:
+        """``win by 3`` (exact), ``win by at least 2`` (a bound), ``+14`` (heuristic)."""
+        return describe_score(self.value, self.exact)
+
+    def short(self) -> str:
+        return short_score(self.value, self.exact)
+
+    def how(self) -> str:
+        """How the answer was found, in a few words."""
+        if self.engine == "solver":
+            return "exact solver"
+        where = "to the end" if self.depth is None else f"depth {self.depth}"
+        return f"{self.engine} search, {where}, {self.nodes:,} positions"
+
+    def as_json(self, game: Game) -> dict[str, Any]:
+        return {
+            "move": None if self.move is None else game.format_move(self.move),
+            "value": self.value,
+            "value_text": self.value_text(),
+            "exact": self.exact,
+            "bound": None
+            if self.exact or not is_terminal_score(self.value)
+            else ("lower" if self.value > 0 else "upper"),
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "engine": self.engine,
+            "pv": [game.format_move(m) for m in self.pv],
+        }
+
+
+def _never() -> bool:
+    return False
+
+
+def numba_ready(game: Game) -> bool:
+    """True when ``game`` has kernels and they are compiled on this machine (the numba
+    engine answers at once); else a background compile is started for the next run."""
+    if plugin_of(game).kernels is None:
+        return False
+    from boardgames.core import warmup
+
+    if warmup.is_ready(game.name):
+        return True
+    warmup.warm_in_background(game.name)
+    return False
+
+
+def think(
+    game: Game,
+    state: State,
+    *,
+    seconds: float | None = 1.0,
+    depth: int | None = None,
+    stop: Callable[[], bool] | None = None,
+    engine: str = "auto",
+) -> Answer:
+    """The program's move and value for ``state``.
+
+    ``depth``: search exactly that deep (the time is then not a limit). Else ``seconds``:
+    think about that long. ``engine``: ``auto`` (solver, then numba if compiled, then
+    python), ``python`` or ``numba``. Raises :class:`Cancelled` when ``stop`` fired before
+    any answer, GameError when the game is over.
+    """
+    if game.outcome(state) is not None or not game.legal_moves(state):
+        raise GameError("the game is over: there is no move to find")
+    asked = stop or _never
+    t0 = time.perf_counter()
+    budget = 1.0 if seconds is None else max(0.01, seconds)
+    deadline = t0 + budget
+
+    def stop_at_deadline() -> bool:
+        return asked() or (depth is None and time.perf_counter() > deadline)
+
+    use_numba = engine == "numba" or (engine == "auto" and numba_ready(game))
+    if engine == "auto" and depth is None:
+        solved = _try_solver(game, state, stop_at_deadline)
+        if solved is not None:
+            return _answer(solved, "solver", t0, budget, depth=None)
+    if use_numba:
+        return _think_numba(game, state, depth, budget, asked, t0)
+    return _think_python(game, state, depth, budget, asked, stop_at_deadline, t0)
+
+
+def _answer(r: SearchResult, engine: str, t0: float, budget: float, depth: int | None) -> Answer:
+    spent = time.perf_counter() - t0
+    return Answer(
+        r.best_move, r.value, r.exact, depth, r.nodes, spent, engine, list(r.pv),
+        overran=spent > 1.5 * budget + 0.2,
+    )  # fmt: skip
+
+
+def _try_solver(game: Game, state: State, stop: Callable[[], bool]) -> SearchResult | None:
+    solve = capability(game, "solver")
+    if solve is None:
+        return None
+    try:
+        result: SearchResult = solve(game, state, stop=stop)
+    except SearchStopped:
+        return None
+    return result if result.exact and result.best_move is not None else None
+
+
+def _think_python(
+    game: Game,
+    state: State,
+    depth: int | None,
+    budget: float,
+    asked: Callable[[], bool],
+    stop_at_deadline: Callable[[], bool],
+    t0: float,
+) -> Answer:
+    table: dict[bytes, Any] = {}
+    if depth is not None:
+        try:
+            r = alphabeta_tt(game, state, depth, table=table, stop=asked)
+        except SearchStopped:
+            raise Cancelled("stopped before the search finished") from None
+        return _answer(r, "python", t0, budget, depth)
+    # a search to the end in the first part of the time: exact if it finishes
+    first_deadline = t0 + budget * 0.3
+    try:
+        r = alphabeta_tt(
+            game, state, None, stop=lambda: asked() or time.perf_counter() > first_deadline
+        )
+        r.exact = True
+        return _answer(r, "python", t0, budget, None)
+    except SearchStopped:
+        pass
+    best: Answer | None = None
+    d, last = 1, 0.0
+    while True:
+        started = time.perf_counter()
+        if best is not None and started + last * 3 > deadline(t0, budget):
+            break  # the next depth would not finish in time
+        try:
+            # depth 1 always finishes: the program must answer something
+            r = alphabeta_tt(
+                game, state, d, table=table, stop=asked if d == 1 else stop_at_deadline
+            )
+        except SearchStopped:
+            break
+        best = _answer(r, "python", t0, budget, d)
+        last = time.perf_counter() - started
+        if d >= 200:
+            break
+        d += 1
+    if best is None:
+        raise Cancelled("stopped before the first search finished")
+    return best
+
+
+def deadline(t0: float, budget: float) -> float:
+    return t0 + budget
+
+
+def _think_numba(
+    game: Game,
+    state: State,
+    depth: int | None,
+    budget: float,
+    asked: Callable[[], bool],
+    t0: float,
+) -> Answer:
+    from boardgames.core.strategies import numba_searcher
+
+    searcher = numba_searcher(game)
+    if depth is not None:
+        r = searcher.run("mtdf", state, depth)
+        return _answer(r, "numba", t0, budget, depth)
+    searcher.ws.clear_heuristics(table=True)
+    # a search to the end within a share of the time
+    limit = max(10_000, int(NUMBA_RATE * budget * 0.3))
+    r, stopped = searcher.limited("mtdf", state, searcher.K.DEPTH_INF, limit)
+    if not stopped:
+        r.exact = True
+        r.depth = None
+        return _answer(r, "numba", t0, budget, None)
+    best: Answer | None = None
+    d, rate, guess = 1, float(NUMBA_RATE), 0
+    while not asked():
+        left = budget - (time.perf_counter() - t0)
+        if best is not None and left <= 0:
+            break
+        started = time.perf_counter()
+        r, stopped = searcher.limited("mtdf", state, d, max(1_000, int(rate * left)), guess=guess)
+        took = time.perf_counter() - started
+        if took > 0.01:
+            rate = max(rate * 0.25, r.nodes / took)
+        if stopped:
+            if best is not None:
+                break
+            continue  # the first depth must finish: more positions next time round
+        guess = r.value
+        best = _answer(r, "numba", t0, budget, d)
+        if d >= 200:
+            break
+        d += 1
+    if best is None:
+        raise Cancelled("stopped before the first search finished")
+    return best
+
+
+def candidates(
+    game: Game,
+    state: State,
+    *,
+    seconds: float = 1.0,
+    top: int = 3,
+    stop: Callable[[], bool] | None = None,
+) -> list[tuple[int, Answer]]:
+    """The ``top`` best moves with their values (for the mover), each from its own search
+    of the position after it, the time shared among the moves."""
+    moves = game.legal_moves(state)
+    if not moves:
+        return []
+    share = seconds / len(moves)
+    scored: list[tuple[int, Answer]] = []
+    for move in moves:
+        child, again = game.play(state, move)
+        if game.outcome(child) is not None:
+            from boardgames.core.protocol import terminal_score
+
+            result = game.outcome(child)
+            assert result is not None
+            value = terminal_score(result, 1)
+            value = value if again else -value
+            scored.append((move, Answer(move, value, True, 0, 1, 0.0, "rules", [move])))
+            continue
+        a = think(game, child, seconds=share, stop=stop)
+        value = a.value if again else -a.value
+        scored.append(
+            (
+                move,
+                Answer(move, value, a.exact, a.depth, a.nodes, a.seconds, a.engine, [move, *a.pv]),
+            )
+        )
+    scored.sort(key=lambda item: -item[1].value)
+    return scored[:top]
+
+
+def warm_kernels(name: str) -> None:
+    """``cache warm``'s step for a game with kernels but no steps of its own: compile the
+    numba engine's strategies and Monte Carlo tree search on its default setup."""
+    from boardgames.core.mcts import MctsSearcher
+    from boardgames.core.registry import make_game
+    from boardgames.core.strategies import EXACT_STRATEGIES, numba_searcher
+
+    game = make_game(name)
+    state = game.initial_state()
+    searcher = numba_searcher(game)
+    for strategy in EXACT_STRATEGIES:
+        searcher.run(strategy, state, 1)
+    MctsSearcher(game).search(state, playouts=4)
+
+
+def plugin_title(game: Game) -> str:
+    return plugin_of(game).title
+
+
+def player_name(game: Game, player: int) -> str:
+    return plugin_of(game).player_names[player]
+
+
+def stop_after(seconds: float) -> Callable[[], bool]:
+    """A ``stop`` that fires after ``seconds``."""
+    end = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > end
