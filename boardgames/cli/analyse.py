@@ -46,7 +46,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         position: str, top: int, svg_path: Path | None, level: str, seconds: float | None,
         depth: int | None, as_json: bool, **options: Any,
     ) -> None:  # fmt: skip
-        from boardgames.core.capabilities import Drawing, parse_position
+        from boardgames.core.capabilities import Drawing, format_position, parse_position
         from boardgames.core.console import make_console, print_json
         from boardgames.core.engine import candidates, think
         from boardgames.core.files import check_output, write_atomic
@@ -58,7 +58,11 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         over = game.outcome(state)
         if svg_path is not None and not isinstance(game, Drawing):
             raise click.UsageError(f"{spec.name} has no SVG drawing (svg); --svg needs one")
-        report: dict[str, Any] = {"game": spec.name, "position": position, "to_move": mover}
+        report: dict[str, Any] = {
+            "game": spec.name,
+            "position": format_position(game, state) or position,
+            "to_move": mover,
+        }
         console = make_console()
         if over is not None:
             report["over"] = True

@@ -86,7 +86,7 @@ class Session:
         self.spec, self.game, self.sides, self.think = spec, game, sides, think
         self.record = record
         self.history: list[tuple[Any, int]] = []  # (state before, move)
-        self.state = state
+        self.state = self.start = state
         self.console = make_console()
 
     def say(self, text: str) -> None:
@@ -100,14 +100,15 @@ class Session:
 
         moves = [m for _, m in self.history]
         text = (
-            f"# boardgames play {self.spec.name} {self._options()}\n"
+            f"# boardgames play {' '.join([self.spec.name, *self._options()])}\n"
             f"moves: {' '.join(self.game.format_move(m) for m in moves)}\n"
             f"position: {format_position(self.game, self.state, moves)}\n"
         )
         write_atomic(self.record, text.encode())
 
-    def _options(self) -> str:
-        words = []
+    def _options(self) -> list[str]:
+        """The game's options as command-line words (for the record's first line)."""
+        words: list[str] = []
         for o in self.spec.options:
             value = getattr(self.game, o.name, o.default)
             if o.kind == "bool":
@@ -115,7 +116,7 @@ class Session:
             else:
                 shown = " ".join(map(str, value)) if isinstance(value, tuple) else value
                 words.append(f"{o.flag} '{shown}'" if " " in str(shown) else f"{o.flag} {shown}")
-        return " ".join(words)
+        return words
 
     def program_move(self) -> int:
         from boardgames.core.engine import think
@@ -141,10 +142,16 @@ class Session:
         player = self.spec.player_names[self.game.to_move(self.state)]
         legal = legal_text(self.game, self.state)
         while True:
-            text = ask(self.console, f"{player} to move ({legal}), or hint / undo / quit: ")
+            text = ask(self.console, f"{player} to move ({legal}), or hint / undo / new / quit: ")
             word = text.strip().lower()
             if word in ("q", "quit", "exit"):
                 return None
+            if word in ("n", "new"):
+                self.state, self.history = self.start, []
+                self.save()
+                self.say("A new game from the start position.")
+                self.show()
+                return self.human_move()
             if word in ("h", "hint"):
                 a = think(self.game, self.state, **self.think)
                 assert a.move is not None

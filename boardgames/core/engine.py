@@ -18,8 +18,10 @@ Every search polls ``stop`` (Ctrl-C, a Cancel, a closed page) and the deadline.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +47,9 @@ LEVELS: dict[str, dict[str, Any]] = {
 
 NUMBA_RATE = 2_000_000
 """Positions a second the numba engine is assumed to search when sizing a first try."""
+EXACT_SHARE = 0.15
+"""Share of the time given to a first search to the end of the game (exact if it ends:
+small games and endgames); the rest goes to iterative deepening."""
 
 
 class Cancelled(Exception):
@@ -190,7 +195,7 @@ def _think_python(
             raise Cancelled("stopped before the search finished") from None
         return _answer(r, "python", t0, budget, depth)
     # a search to the end in the first part of the time: exact if it finishes
-    first_deadline = t0 + budget * 0.3
+    first_deadline = t0 + budget * EXACT_SHARE
     try:
         r = alphabeta_tt(
             game, state, None, stop=lambda: asked() or time.perf_counter() > first_deadline
@@ -237,12 +242,44 @@ def _think_numba(
     from boardgames.core.strategies import numba_searcher
 
     searcher = numba_searcher(game)
+    with _abort_when(searcher.ws, asked):
+        return _deepen_numba(searcher, state, depth, budget, asked, t0)
+
+
+@contextmanager
+def _abort_when(ws: Any, asked: Callable[[], bool]) -> Iterator[None]:
+    """While the block runs, a watcher thread asks ``asked`` every 20 ms and aborts the
+    kernel searching on ``ws`` when it says so (the kernel holds this thread)."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if asked():
+                ws.abort()
+                return
+
+    watcher = threading.Thread(target=watch, name="stop-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        ws.resume()
+
+
+def _deepen_numba(
+    searcher: Any, state: State, depth: int | None, budget: float, asked: Callable[[], bool],
+    t0: float,
+) -> Answer:  # fmt: skip
     if depth is not None:
-        r = searcher.run("mtdf", state, depth)
+        r, stopped = searcher.limited("mtdf", state, depth, 2**62)
+        if stopped:
+            raise Cancelled("stopped before the search finished")
         return _answer(r, "numba", t0, budget, depth)
     searcher.ws.clear_heuristics(table=True)
     # a search to the end within a share of the time
-    limit = max(10_000, int(NUMBA_RATE * budget * 0.3))
+    limit = max(10_000, int(NUMBA_RATE * budget * EXACT_SHARE))
     r, stopped = searcher.limited("mtdf", state, searcher.K.DEPTH_INF, limit)
     if not stopped:
         r.exact = True

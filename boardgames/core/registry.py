@@ -25,13 +25,13 @@ import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 ENTRY_POINT_GROUP = "boardgames.games"
 
-GAME = "game"
+GAME: Final = "game"
 """A two-player game: play, analyse and compare work on it."""
-PUZZLE = "puzzle"
+PUZZLE: Final = "puzzle"
 """A one-player puzzle (N queens): it has its own commands only."""
 
 

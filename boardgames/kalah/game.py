@@ -259,6 +259,38 @@ class Kalah:
             return b[m], b[2 * m + 1]
         return b[m] + rules.side_stones(b, m, 0), b[2 * m + 1] + rules.side_stones(b, m, 1)
 
+    # --- action ids (boardgames.core.capabilities.ActionCodec) -----------------------------
+    @property
+    def num_actions(self) -> int:
+        """Action ``i`` sows the mover's ``i``-th pit from its own left: pit ``i`` for A,
+        pit ``pits + 1 + i`` for B."""
+        return self.pits
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.size,)
+
+    @property
+    def observation_high(self) -> int:
+        return self.total_stones
+
+    def action_of(self, state: State, move: int) -> int:
+        """The action id of the pit ``move`` (counted from its owner's left)."""
+        return move if move < self.pits else move - self.pits - 1
+
+    def move_of(self, state: State, action: int) -> int | None:
+        """The pit the mover sows for ``action``, or None when that is not legal now."""
+        if not 0 <= action < self.pits:
+            return None
+        pit = action + (self.pits + 1) * self.to_move(state)
+        return pit if pit in self.legal_moves(state) else None
+
+    def observation(self, state: State, player: int) -> State:
+        """The ``2 * pits + 2`` holes from ``player``'s side: its own pits left to right,
+        its store, the opponent's pits (from the opponent's left), the opponent's store."""
+        board = np.asarray(state[: self.size], dtype=np.int64)
+        return np.roll(board, -(self.pits + 1) * player)
+
     # --- drawing -----------------------------------------------------------------------
     def svg(
         self,

@@ -123,7 +123,14 @@ class Nim:
         if not text.strip():
             return self.initial_state()
         rows = parse_rows(text)
-        over = next((i for i, (r, s) in enumerate(zip(rows, self.rows, strict=False), 1) if not 0 <= r <= s), None)
+        over = next(
+            (
+                i
+                for i, (r, s) in enumerate(zip(rows, self.rows, strict=False), 1)
+                if not 0 <= r <= s
+            ),
+            None,
+        )
         if len(rows) == len(self.rows) and over is not None:
             raise GameError(
                 f"row {over} has {rows[over - 1]} chips; it started with {self.rows[over - 1]}"
@@ -197,6 +204,36 @@ class Nim:
 
     def render(self, state: State) -> Table:
         return render_rows(self.rows_of(state), self.rows)
+
+    # --- action ids (boardgames.core.capabilities.ActionCodec) -----------------------------
+    @property
+    def num_actions(self) -> int:
+        """Action ``row * K + take - 1`` takes ``take`` chips from ``row`` (0-based), ``K``
+        the largest starting row."""
+        return len(self.rows) * max(self.rows)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (len(self.rows),)
+
+    @property
+    def observation_high(self) -> int:
+        return max(self.rows)
+
+    def action_of(self, state: State, move: int) -> int:
+        row, take = decode_move(move)
+        return row * max(self.rows) + take - 1
+
+    def move_of(self, state: State, action: int) -> int | None:
+        """The move of ``action``, or None when it takes more chips than its row holds."""
+        if not 0 <= action < self.num_actions:
+            return None
+        row, take = divmod(action, max(self.rows))
+        return encode_move(row, take + 1) if take < state[row] else None
+
+    def observation(self, state: State, player: int) -> State:
+        """The chips left in each row (the same for both players)."""
+        return np.array(state[:-1], dtype=np.int64)
 
     def svg(
         self,

@@ -1,0 +1,161 @@
+"""Connect Four's jitted rule functions for the generic search kernels (core/kernels.py).
+
+The state row is :class:`~boardgames.connect4.game.ConnectFour`'s state (board cells
+``col * H + row``, then the side to move, the discs played and the won flag); moves are
+columns, 0-based, left to right as ``ConnectFour.legal_moves``. ``params`` = ``[W, H, n]``
+followed by the game's ``n`` lines of four (``ConnectFour.windows``, four cell indices
+each), which the evaluation walks exactly as ``ConnectFour.evaluate`` does.
+
+Only the search engine imports this module (numba is never loaded to play or draw).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardgames.connect4.game import WEIGHTS, ConnectFour
+from boardgames.core.kernels import NOT_OVER, OVER, PASS, GameKernels, kernel_tag
+from boardgames.core.strategies import KernelSpec
+
+WIN_BONUS = 1 << 12
+"""Move-ordering bonus of a move that completes four; one that blocks four gets half."""
+
+
+@njit(cache=True, inline="always")
+def _height(states, ply, col, h):
+    row = 0
+    while row < h and states[ply, col * h + row] != 0:
+        row += 1
+    return row
+
+
+@njit(cache=True, inline="always")
+def _makes_four(states, ply, col, row, disc, w, h):
+    """Whether ``disc`` at (col, row) of ``states[ply]`` lies in a line of four (the
+    cell itself is not read)."""
+    for d in range(4):
+        dc = 0 if d == 1 else 1
+        dr = 0 if d == 0 else (1 if d != 3 else -1)
+        n = 1
+        for sign in (1, -1):
+            c = col + sign * dc
+            r = row + sign * dr
+            while 0 <= c < w and 0 <= r < h and states[ply, c * h + r] == disc:
+                n += 1
+                c += sign * dc
+                r += sign * dr
+        if n >= 4:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def gen_moves(states, ply, params, moves):
+    """The columns that are not full, left to right; none once the game is over."""
+    w, h = params[0], params[1]
+    cells = w * h
+    if states[ply, cells + 2] != 0 or states[ply, cells + 1] == cells:
+        return 0
+    n = 0
+    for col in range(w):
+        if states[ply, col * h + h - 1] == 0:
+            moves[ply, n] = col
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def apply_move(states, ply, move, params):
+    """Drop the mover's disc into column ``move`` of ``states[ply + 1]``; OVER when it
+    completes four or fills the board."""
+    w, h = params[0], params[1]
+    cells = w * h
+    for i in range(cells + 3):
+        states[ply + 1, i] = states[ply, i]
+    row = _height(states, ply, move, h)
+    disc = states[ply, cells] + 1
+    states[ply + 1, move * h + row] = disc
+    states[ply + 1, cells] = 2 - disc
+    states[ply + 1, cells + 1] += 1
+    if _makes_four(states, ply, move, row, disc, w, h):
+        states[ply + 1, cells + 2] = 1
+        return OVER
+    if states[ply + 1, cells + 1] == cells:
+        return OVER
+    return PASS
+
+
+@njit(cache=True, inline="always")
+def result(states, ply, params):
+    """The opponent's last disc completed four: minus its win score; a full board: 0."""
+    cells = params[0] * params[1]
+    discs = states[ply, cells + 1]
+    if states[ply, cells + 2] != 0:
+        return -((cells + 1) // 2 + 1 - (discs + 1) // 2)
+    if discs == cells:
+        return 0
+    return NOT_OVER
+
+
+@njit(cache=True, inline="always")
+def evaluate(states, ply, params):
+    """Lines of four open to one player only, weighted by their discs (``WEIGHTS``)."""
+    me = states[ply, params[0] * params[1]] + 1
+    score = 0
+    for k in range(params[2]):
+        mine = 0
+        theirs = 0
+        for j in range(4):
+            v = states[ply, params[3 + 4 * k + j]]
+            if v == me:
+                mine += 1
+            elif v != 0:
+                theirs += 1
+        if theirs == 0:
+            score += WEIGHTS[mine]
+        elif mine == 0:
+            score -= WEIGHTS[theirs]
+    return score
+
+
+@njit(cache=True, inline="always")
+def priority(states, ply, move, params):
+    """Central columns first; a move that completes four before all, then one that
+    stops the opponent's four."""
+    w, h = params[0], params[1]
+    row = _height(states, ply, move, h)
+    disc = states[ply, w * h] + 1
+    bonus = w - abs(2 * move - (w - 1))
+    if _makes_four(states, ply, move, row, disc, w, h):
+        bonus += WIN_BONUS
+    elif _makes_four(states, ply, move, row, 3 - disc, w, h):
+        bonus += WIN_BONUS // 2
+    return bonus
+
+
+def make_params(game: ConnectFour) -> np.ndarray:
+    """``[W, H, n, the n lines' cells...]`` for ``game``."""
+    lines = game.windows
+    head = np.array([game.width, game.height, len(lines)], dtype=np.int64)
+    return np.concatenate([head, lines.ravel()])
+
+
+_TAG = kernel_tag(__file__)
+
+
+def kernels() -> GameKernels:
+    """Connect Four's rule functions for :func:`boardgames.core.kernels.build_engine`."""
+    return GameKernels(gen_moves, apply_move, result, evaluate, priority, "connect4-" + _TAG)
+
+
+def kernel_spec(game: ConnectFour) -> KernelSpec:
+    """What the numba engine needs to search ``game`` (core/strategies.py): the state
+    row has ``W*H + 3`` cells, at most ``W`` moves, and the disc count (up to ``W*H``)
+    is the largest value a cell holds."""
+    params = make_params(game)
+
+    def params_of(state: np.ndarray) -> np.ndarray:
+        return params
+
+    return KernelSpec(kernels(), params_of, game.cells + 3, game.width, game.cells)

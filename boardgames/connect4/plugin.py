@@ -1,0 +1,23 @@
+"""Connect Four's entry in the game registry (``boardgames.games`` entry point
+``connect4``).
+
+Plain values and import paths only: reading it imports nothing heavy."""
+
+from __future__ import annotations
+
+from boardgames.core.registry import GAME, GamePlugin, Option
+
+PLUGIN = GamePlugin(
+    name="connect4",
+    title="Connect Four",
+    kind=GAME,  # registry.GAME is typed str, not Literal
+    summary="Connect Four on boards of 4 to 9 columns and rows: play and analyse.",
+    factory="boardgames.connect4.game:ConnectFour",
+    options=(
+        Option("width", "int", 7, "columns", 4, 9),
+        Option("height", "int", 6, "rows", 4, 9),
+    ),
+    kernels="boardgames.connect4.kernels:kernel_spec",
+    player_names=("1", "2"),
+    examples=("4453", ""),
+)
