@@ -178,6 +178,32 @@ def _try_solver(game: Game, state: State, stop: Callable[[], bool]) -> SearchRes
     return result if result.exact and result.best_move is not None else None
 
 
+def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer | None:
+    """The exact value of ``state`` if it can be had before ``stop`` says to stop: the
+    game's solver, else a search to the end of the game (numba if compiled); None if not."""
+    t0 = time.perf_counter()
+    solved = _try_solver(game, state, stop)
+    if solved is not None:
+        return _answer(solved, "solver", t0, 0.0, None)
+    if numba_ready(game):
+        from boardgames.core.strategies import numba_searcher
+
+        searcher = numba_searcher(game)
+        searcher.ws.clear_heuristics(table=True)
+        with _abort_when(searcher.ws, stop):
+            r, stopped = searcher.limited("mtdf", state, searcher.K.DEPTH_INF, 2**62)
+        if stopped:
+            return None
+        r.exact, r.depth = True, None
+        return _answer(r, "numba", t0, 0.0, None)
+    try:
+        r = alphabeta_tt(game, state, None, stop=stop)
+    except SearchStopped:
+        return None
+    r.exact = True
+    return _answer(r, "python", t0, 0.0, None)
+
+
 def _think_python(
     game: Game,
     state: State,
@@ -317,35 +343,86 @@ def candidates(
     seconds: float = 1.0,
     top: int = 3,
     stop: Callable[[], bool] | None = None,
+    depth: int | None = None,
 ) -> list[tuple[int, Answer]]:
-    """The ``top`` best moves with their values (for the mover), each from its own search
-    of the position after it, the time shared among the moves."""
+    """The ``top`` best moves of ``state`` with their values for the mover, best first.
+
+    Every move is scored the same way, so that the values compare: the game's solver on
+    each position after it (when every one is solved within the time), else searches of
+    them all to one common depth (``depth``, or the deepest that fits in ``seconds``,
+    deepened together)."""
+    from boardgames.core.protocol import terminal_score
+
     moves = game.legal_moves(state)
     if not moves:
         return []
-    share = seconds / len(moves)
-    scored: list[tuple[int, Answer]] = []
-    for move in moves:
-        child, again = game.play(state, move)
-        if game.outcome(child) is not None:
-            from boardgames.core.protocol import terminal_score
+    asked = stop or _never
+    t0 = time.perf_counter()
+    children = [(m, *game.play(state, m)) for m in moves]
 
-            result = game.outcome(child)
-            assert result is not None
-            value = terminal_score(result, 1)
-            value = value if again else -value
-            scored.append((move, Answer(move, value, True, 0, 1, 0.0, "rules", [move])))
-            continue
-        a = think(game, child, seconds=share, stop=stop)
+    def scored(values: list[tuple[int, Answer]]) -> list[tuple[int, Answer]]:
+        values.sort(key=lambda item: -item[1].value)
+        return values[:top]
+
+    def finished(move: int, child: State, again: bool) -> Answer | None:
+        result = game.outcome(child)
+        if result is None:
+            return None
+        value = terminal_score(result, 1)
+        return Answer(move, value if again else -value, True, 0, 1, 0.0, "rules", [move])
+
+    def from_child(move: int, again: bool, a: Answer) -> Answer:
         value = a.value if again else -a.value
-        scored.append(
-            (
-                move,
-                Answer(move, value, a.exact, a.depth, a.nodes, a.seconds, a.engine, [move, *a.pv]),
-            )
-        )
-    scored.sort(key=lambda item: -item[1].value)
-    return scored[:top]
+        pv = [move, *a.pv]
+        return Answer(move, value, a.exact, a.depth, a.nodes, a.seconds, a.engine, pv)
+
+    if depth is None:  # every move's exact value, if they all come in the first share
+        end = t0 + seconds * (0.5 if plugin_of(game).solver else EXACT_SHARE)
+
+        def past() -> bool:
+            return asked() or time.perf_counter() > end
+
+        solved = []
+        for move, child, again in children:
+            done = finished(move, child, again)
+            if done is None:
+                exact = exact_answer(game, child, past)
+                if exact is None:
+                    break
+                done = from_child(move, again, exact)
+            solved.append((move, done))
+        else:
+            return scored(solved)
+
+    def out_of_time() -> bool:
+        return asked() or time.perf_counter() > t0 + seconds
+
+    best: list[tuple[int, Answer]] | None = None
+    d, last = (depth, 0.0) if depth is not None else (0, 0.0)
+    while True:
+        started = time.perf_counter()
+        if depth is None and best is not None and started + 3 * last > t0 + seconds:
+            break
+        level: list[tuple[int, Answer]] = []
+        try:
+            for move, child, again in children:
+                done = finished(move, child, again)
+                if done is None:
+                    # the first depth always finishes (unless stopped): an answer is due
+                    cut = asked if depth is not None or best is None else out_of_time
+                    a = think(game, child, depth=d, stop=cut)
+                    done = from_child(move, again, a)
+                level.append((move, done))
+        except Cancelled:
+            if best is None:
+                raise
+            break
+        best, last = level, time.perf_counter() - started
+        if depth is not None or d >= 60:
+            break
+        d += 1
+    assert best is not None
+    return scored(best)
 
 
 def warm_kernels(name: str) -> None:

@@ -35,7 +35,7 @@ def test_bad_specs_are_one_line(text: str) -> None:
 
 def test_a_scheduler_file_is_a_spec(tmp_path: Path) -> None:
     f = tmp_path / "scheduler.json"
-    f.write_text("{}")
+    f.write_text('{"type": "Scheduler", "address": "tcp://127.0.0.1:8786"}')
     assert parse_cluster(str(f)).kind == "file"
 
 
@@ -65,7 +65,7 @@ def test_addresses_past_their_bounds(text: str) -> None:
 
 def test_a_scheduler_file_is_its_own_target(tmp_path: Path) -> None:
     f = tmp_path / "sched"
-    f.write_text("{}")
+    f.write_text('{"address": "tcp://127.0.0.1:8786"}')
     spec = parse_cluster(str(f))
     assert (spec.kind, spec.target, spec.text) == ("file", str(f), str(f))
 
@@ -106,3 +106,30 @@ def test_bad_cluster_options(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["kalah", "match", "--games", "2", *args])
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", "{}", "root:x:0:0:root:/root:/bin/bash\n", '{"address": 5}', "[1, 2]", "\x00\xff"],
+)
+def test_a_file_that_is_not_a_scheduler_file_is_bad_input(tmp_path: Path, content: str) -> None:
+    """Round 4: a file that is not a scheduler file was taken for one, and Dask's
+    AssertionError was shown; now it is one line naming the file, status 2."""
+    f = tmp_path / "passwd"
+    f.write_bytes(content.encode("latin-1"))
+    with pytest.raises(ClusterError, match="is not a Dask scheduler file") as e:
+        parse_cluster(str(f))
+    assert e.value.exit_code == 2 and "Assertion" not in e.value.message
+
+
+@pytest.mark.parametrize("text", ["tcp://[::1:8786", "tcp://::1]:8786", "tcp://h:٣٣"])
+def test_malformed_addresses_are_bad_input(text: str) -> None:
+    with pytest.raises(ClusterError, match=r"^bad --cluster") as e:
+        parse_cluster(text)
+    assert e.value.exit_code == 2
+
+
+def test_a_folder_is_not_a_scheduler_file(tmp_path: Path) -> None:
+    with pytest.raises(ClusterError, match="is a folder") as e:
+        parse_cluster(str(tmp_path))
+    assert e.value.exit_code == 2

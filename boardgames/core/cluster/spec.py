@@ -44,6 +44,19 @@ class ClusterSpec:
         return self.text
 
 
+def _scheduler_file(path: Path) -> bool:
+    """True when ``path`` holds what a Dask scheduler file holds: a JSON object with the
+    scheduler's ``address`` (only its first MiB is read)."""
+    import json
+
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read(2**20))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("address"), str)
+
+
 def parse_cluster(text: str) -> ClusterSpec:
     """A :class:`ClusterSpec` from the text of ``--cluster``; ClusterError if it is none."""
     value = text.strip()
@@ -58,11 +71,30 @@ def parse_cluster(text: str) -> ClusterSpec:
     if "://" in value:
         scheme, _, rest = value.partition("://")
         host, sep, port = rest.rpartition(":")
-        if scheme in ("tcp", "tls") and sep and host and port.isdigit() and 0 < int(port) < 65536:
+        bracketed = host.startswith("[") == host.endswith("]")
+        if (
+            scheme in ("tcp", "tls")
+            and sep
+            and host
+            and bracketed
+            and port.isascii()
+            and port.isdigit()
+            and 0 < int(port) < 65536
+        ):
             return ClusterSpec(value, "address", target=value)
         raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
     if value and Path(value).is_file():
+        if not _scheduler_file(Path(value)):
+            raise ClusterError(
+                f"--cluster {value[:60]!r} is not a Dask scheduler file (a JSON object with the "
+                "scheduler's \"address\", as 'dask scheduler --scheduler-file FILE' writes it)",
+                bad_input=True,
+            )
         return ClusterSpec(value, "file", target=value)
+    if value and Path(value).is_dir():
+        raise ClusterError(
+            f"--cluster {value[:60]!r} is a folder; give a scheduler file", bad_input=True
+        )
     if value and ("/" in value or value.endswith(".json")):
         raise ClusterError(f"--cluster {value[:60]!r}: no such scheduler file", bad_input=True)
     raise ClusterError(f"bad --cluster {value[:60]!r}: {allowed}", bad_input=True)
