@@ -57,6 +57,12 @@ def output_problem(path: Path) -> str | None:
         return f"{path}: the folder {folder} does not exist"
     if not folder.is_dir():
         return f"{path}: {folder} is not a directory"
+    if not_a_regular_file(path) is None:  # a device or a pipe is written as it is
+        try:  # a real write: permission bits say nothing for root or a read-only mount
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as e:
+            return f"{path}: files cannot be written in {folder} ({e.strerror or e})"
     return None
 
 

@@ -158,7 +158,9 @@ class Game(Protocol):
         ...
 
     def evaluate(self, state: State) -> int:
-        """Heuristic value for the player to move, inside ``±HEURISTIC_LIMIT``."""
+        """Heuristic value for the player to move, inside ``±HEURISTIC_LIMIT``. A game with
+        no heuristic returns 0 and sets the class attribute ``has_evaluation = False``
+        (``boardgames games`` then lists no "evaluation" capability)."""
         ...
 
     def format_move(self, move: int) -> str:

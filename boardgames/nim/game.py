@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from rich.table import Table
@@ -87,6 +88,8 @@ class Nim:
     (0 moves first).
     """
 
+    has_evaluation: ClassVar[bool] = False
+    """Nim has no heuristic (``evaluate`` is 0): its values come from search to the end."""
     rows: tuple[int, ...] = DEFAULT_ROWS
     misere: bool = False
     max_rows: int = DEFAULT_MAX_ROWS

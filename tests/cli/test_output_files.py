@@ -122,3 +122,28 @@ def test_a_table_that_cannot_be_cached_is_said_and_not_called_cached(
     assert f"The endgame table could not be saved in {cache} (" in result.stderr
     assert "it serves this run only, and the next run builds it again." in result.stderr
     assert "cached at" not in result.stdout and "not cached (see above)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["kalah", "dataset", "/sys/boardgames-x.npz", "--positions", "20000"],
+        ["kalah", "dataset", "/proc/boardgames-x.npz", "--positions", "50"],
+        ["analyse", "nim", "--depth", "1", "--svg", "/sys/boardgames-x.svg"],
+        ["play", "nim", "--record", "/sys/boardgames-x.txt"],
+    ],
+    ids=["dataset-sys", "dataset-proc", "analyse-svg", "play-record"],
+)
+def test_a_folder_that_cannot_take_files_is_refused_before_the_work(args: list[str]) -> None:
+    """Round 4: ``kalah dataset /sys/x.npz`` labelled for a while before it said it could
+    not write; a real write in the folder is tried before any work (root ignores
+    permission bits, so they are not asked)."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert "cannot be written" in result.output and "Labelling" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_writable_folder_is_not_refused(tmp_path: Path) -> None:
+    assert output_problem(tmp_path / "x.npz") is None
+    assert output_problem(Path("/dev/null")) is None
