@@ -179,8 +179,18 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
             signal.signal(signal.SIGINT, previous)
 
 
+def _say(text: str) -> None:
+    """One line on stderr; a stderr that cannot be written (closed, a full disk) is
+    dropped, so that the exit status stays the documented one."""
+    try:
+        click.echo(text, err=True)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (the rest of the run)
+
+
 def _error(message: str) -> None:
-    click.echo(f"Error: {one_line(message)}", err=True)
+    _say(f"Error: {one_line(message)}")
 
 
 def _exit_code(code: object) -> int:
@@ -189,7 +199,7 @@ def _exit_code(code: object) -> int:
         return EXIT_OK
     if isinstance(code, int):
         return code
-    click.echo(str(code), err=True)
+    _say(str(code))
     return EXIT_FAILED
 
 
@@ -331,6 +341,10 @@ class LazyGroup(click.Group):
             sys.modules["boardgames.core.warmup"].stop_background(
                 asides_only=code != EXIT_INTERRUPTED
             )
+        try:  # a stderr that cannot take the last of its output must not change the status
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115
         # the interpreter's last garbage collection walks every object numba loaded
         # (about 0.4 s after a jitted command); frozen objects are skipped
         gc.freeze()
@@ -359,16 +373,16 @@ class LazyGroup(click.Group):
             _error(e.format_message())
             return e.exit_code
         except _StoppedWork as e:  # long work cut short: the one line of its Stopped
-            click.echo(str(e) or STOPPED_LINE, err=True)
+            _say(str(e) or STOPPED_LINE)
             return EXIT_INTERRUPTED
         except (click.Abort, KeyboardInterrupt) as e:
             # click turns Ctrl-C (and a stray EOFError) into Abort; an interrupt that says
             # how far the work got (boardgames.core.progress.Stopped) is shown as it is
             cause = e if isinstance(e, KeyboardInterrupt) else e.__cause__ or e.__context__
             if isinstance(cause, EOFError):
-                click.echo("Stopped (end of input).", err=True)
+                _say("Stopped (end of input).")
             else:
-                click.echo(str(cause) if cause and str(cause) else STOPPED_LINE, err=True)
+                _say(str(cause) if cause and str(cause) else STOPPED_LINE)
             return EXIT_INTERRUPTED
         except SystemExit as e:
             return _exit_code(e.code)
@@ -384,7 +398,7 @@ class LazyGroup(click.Group):
             # e.g. numba's compiler cut short by the Ctrl-C: the interrupt may have been
             # raised inside one of its callbacks, which drops it and fails later
             if _after_ctrl_c(e) or watch.interrupted:
-                click.echo(STOPPED_LINE, err=True)
+                _say(STOPPED_LINE)
                 return EXIT_INTERRUPTED
             raise
 

@@ -1,11 +1,12 @@
 """``boardgames cache``: what boardgames keeps on disk, listed, checked and cleaned.
 
-The cache folder (:func:`boardgames.cache_dir`) holds Kalah's endgame tables
-(``kalah-endgame-RULES-Pp-Ss-FINGERPRINT.npy``, see :mod:`boardgames.kalah.exact.endgame`), the
-hidden temporary files of tables being saved, and by default numba's compiled kernels
-(``NUMBA_CACHE_DIR``). A table is *current* when its fingerprint is that of today's rule
-kernels (only those are ever read) and *stale* otherwise. This module imports numpy and
-numba only inside the commands that need them.
+The cache folder (:func:`boardgames.cache_dir`) holds the games' own files (Kalah's endgame
+tables, for instance), the hidden temporary files of those being saved, and by default
+numba's compiled kernels (``NUMBA_CACHE_DIR``). A game's files are listed, chosen
+(``--table NAME``), checked and stamped by the object its plugin names as ``cache``
+(:class:`boardgames.core.cachefiles.CacheFiles`); this module does the rest the same way
+for every game. A file is *current* when today's code reads it and *stale* otherwise. This
+module imports no game, and numpy and numba only inside the commands that need them.
 
 ``cache warm`` compiles the kernels ahead of use: :data:`WARM_STEPS` is the one list of its
 steps (each a function of the game's ``warm`` module that calls the commands' own loading
@@ -17,28 +18,22 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from boardgames import cache_dir
 from boardgames.cli.options import json_option
+from boardgames.core.cachefiles import CacheEntry, CacheFiles, Selector, cache_files
 from boardgames.core.console import EndOfInput, confirm, make_console, print_json
 from boardgames.core.progress import Progress, format_bytes, interruptible
 from boardgames.core.tables import Col, FitTable
 from boardgames.core.text import printable
 from boardgames.core.warmup import GENERIC_STEP
 from boardgames.core.warmup import warm_steps as warmup_steps
-from boardgames.kalah.exact import tablefile
-from boardgames.kalah.game import MAX_PITS, MIN_PITS
 
-TABLE_SPEC = re.compile(
-    r"(?:(?P<variant>classic|empty-capture)-)?(?P<pits>[0-9]{1,2})p(?P<stones>[0-9]{1,2})s"
-)
 TABLE_HELP = (
     "A table, as 'cache list' names it: PITSpSTONESs (6p22s: 6 pits, up to 22 stones), "
     "optionally with its rules first (classic-6p22s, empty-capture-6p22s). Repeatable."
@@ -46,78 +41,28 @@ TABLE_HELP = (
 LAST_USED_NOTE = "last used: the file's access time (most systems update it once a day at most)"
 
 
-@dataclass
-class CacheFile:
-    """A file of the cache: an endgame table or a table's temporary file."""
-
-    path: Path
-    nbytes: int
-    last_used: float
-    pits: int | None = None
-    stones: int | None = None
-    empty_capture: bool = False
-    rules: str = "?"
-    current: bool = False  # a table of today's rule kernels (the only ones read)
-    writer: int | None = None  # temporary file: the process writing it
-    writing: bool = False  # temporary file: that process still runs
-
-    @property
-    def temporary(self) -> bool:
-        return self.path.name.endswith(".tmp")
-
-    @property
-    def name(self) -> str:
-        """How the commands name a table: 6p22s (empty-capture-6p22s)."""
-        if self.pits is None or self.stones is None:
-            return self.path.name
-        prefix = "empty-capture-" if self.empty_capture else ""
-        return f"{prefix}{self.pits}p{self.stones}s"
-
-    @property
-    def rules_text(self) -> str:
-        return self.rules + (", empty capture" if self.empty_capture else "")
-
-    def status(self) -> str:
-        if self.temporary:
-            if self.writing:
-                return f"being written (process {self.writer})"
-            return "left by a stopped save"
-        return "current" if self.current else "stale"
+Found = list[tuple[CacheFiles, CacheEntry]]
+"""Files of the games in the cache folder, each with the game's :class:`CacheFiles`."""
 
 
-def _last_used(stat: os.stat_result) -> float:
-    return max(stat.st_atime, stat.st_mtime)
+def _scan(folder: Path, games: Iterable[CacheFiles]) -> Found:
+    """Every game's files in ``folder``, game after game, each game's in its own order."""
+    return [(files, entry) for files in games for entry in files.scan(folder)]
 
 
-def _scan(folder: Path) -> list[CacheFile]:
-    """Every table and temporary table file in ``folder``, biggest board first."""
-    from boardgames.kalah.exact import endgame, tablefile
+def _plural(kind: str) -> str:
+    return kind + "s"
 
-    found: list[CacheFile] = []
-    if not folder.is_dir():
-        return found
-    for path in sorted(folder.glob("kalah-endgame-*.npy")) + sorted(
-        folder.glob(".kalah-endgame-*.tmp")
-    ):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue  # removed meanwhile
-        entry = CacheFile(path, stat.st_size, _last_used(stat))
-        if entry.temporary:
-            entry.writer = tablefile.temp_writer(path)
-            entry.writing = entry.writer is None or tablefile.writer_runs(entry.writer)
-            fields = tablefile.name_fields(Path(path.name[1:].rsplit(".", 2)[0]))
-        else:
-            fields = tablefile.name_fields(path)
-        if fields is not None:
-            rules, ec, pits, stones, _ = fields
-            entry.rules, entry.empty_capture, entry.pits, entry.stones = rules, ec, pits, stones
-            if rules == "classic" and MIN_PITS <= pits <= MAX_PITS and not entry.temporary:
-                entry.current = path == endgame.cache_path(pits, stones, rules, ec)
-        found.append(entry)
-    found.sort(key=lambda e: (e.temporary, e.pits or 0, e.stones or 0, e.empty_capture))
-    return found
+
+def _title(kind: str, folder: Path) -> str:
+    """``Endgame tables in FOLDER``."""
+    plural = _plural(kind)
+    return f"{plural[:1].upper()}{plural[1:]} in {folder}"
+
+
+def _either(texts: Iterable[str]) -> str:
+    """The different ``texts``, joined by "or" (one game: its text)."""
+    return " or ".join(dict.fromkeys(texts))
 
 
 def _numba_folder() -> Path:
@@ -189,29 +134,30 @@ def _when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
-def _parse_specs(specs: tuple[str, ...]) -> list[tuple[str | None, int, int]]:
-    """(variant or None, pits, stones) of each --table value; a bad one is a usage error."""
-    out = []
+Wanted = list[tuple[CacheFiles, Selector]]
+"""What the ``--table`` values chose: each game that reads one, with what it means."""
+
+
+def _parse_specs(specs: tuple[str, ...], games: Iterable[CacheFiles]) -> Wanted:
+    """What each --table value means to the games that read it; a value that no game reads
+    is a usage error."""
+    games = list(games)
+    out: Wanted = []
     for spec in specs:
-        m = TABLE_SPEC.fullmatch(spec.strip())
-        if m is None:
+        chosen = [(files, s) for files in games if (s := files.select(spec)) is not None]
+        if not chosen:
             shown = spec if len(spec) <= 30 else spec[:30] + "..."
+            how = "; or ".join(files.name_help for files in games) or "no game keeps tables"
             raise click.BadParameter(
-                f"{shown!r} is not a table: write PITSpSTONESs, e.g. 6p22s or "
-                "empty-capture-6p22s ('boardgames cache list' shows them)",
+                f"{shown!r} is not a table: {how} ('boardgames cache list' shows them)",
                 param_hint="'--table'",
             )
-        out.append((m["variant"], int(m["pits"]), int(m["stones"])))
+        out += chosen
     return out
 
 
-def _matches(entry: CacheFile, specs: list[tuple[str | None, int, int]]) -> bool:
-    for variant, pits, stones in specs:
-        if (entry.pits, entry.stones) != (pits, stones):
-            continue
-        if variant is None or (variant == "empty-capture") == entry.empty_capture:
-            return True
-    return False
+def _matches(files: CacheFiles, entry: CacheEntry, wanted: Wanted) -> bool:
+    return any(owner is files and chosen(entry) for owner, chosen in wanted)
 
 
 def _format_bytes(n: float) -> str:
@@ -256,18 +202,14 @@ def list_command(as_json: bool) -> None:
     """
 
     folder = cache_dir()
-    entries = _scan(folder)
+    games = list(cache_files().values())
+    found = _scan(folder, games)
+    entries = [e for _, e in found]
     numba_folder = _numba_folder()
     numba_paths = _numba_files(numba_folder)
     numba_bytes = _size(numba_paths)
     ready = _ready_groups()
-    checks: dict[Path, str] = {}
-    for e in entries:
-        if not e.temporary:
-            try:
-                checks[e.path] = "yes" if tablefile.inspect_table(e.path).checked else "no"
-            except (OSError, ValueError):
-                checks[e.path] = "bad file"
+    checks = {e.path: files.checksum(e) for files, e in found if not e.temporary}
     total = sum(e.nbytes for e in entries) + numba_bytes
     if as_json:
         print_json(
@@ -277,10 +219,7 @@ def list_command(as_json: bool) -> None:
                     {
                         "file": e.path.name,
                         "table": e.name,
-                        "pits": e.pits,
-                        "stones": e.stones,
-                        "rules": e.rules,
-                        "empty_capture": e.empty_capture,
+                        **e.fields,
                         "bytes": e.nbytes,
                         "status": e.status(),
                         "current": e.current,
@@ -316,34 +255,36 @@ def list_command(as_json: bool) -> None:
         return
 
     console = make_console()
-    if entries:
+    for files in games:
+        own = [e for owner, e in found if owner is files]
+        if not own:
+            console.print(f"No {_plural(files.kind)} in {folder}.", highlight=False, soft_wrap=True)
+            continue
         table = FitTable(
             [
                 Col("table"),
-                Col("rules", drop=2),
+                Col(files.detail, drop=2),
                 Col("size", "right", number=True),
                 Col("status"),
                 Col("checksum", drop=3),
                 Col("last used", number=True, drop=1),
             ],
-            title=f"Endgame tables in {folder}",
+            title=_title(files.kind, folder),
             caption=LAST_USED_NOTE,
             title_justify="left",
         )
-        for e in entries:
+        for e in own:
             status = e.status()
             style = "green" if status == "current" else "yellow"
             table.add_row(
                 e.name if not e.temporary else f"{e.name} (.tmp)",
-                e.rules_text,
+                e.detail,
                 _format_bytes(e.nbytes),
                 f"[{style}]{status}[/]",
                 checks.get(e.path, ""),
                 _when(e.last_used),
             )
         console.print(table)
-    else:
-        console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
     console.print(
         f"Compiled kernels (numba): {len(numba_paths):,} files, {_format_bytes(numba_bytes)} "
         f"in {numba_folder}",
@@ -409,21 +350,22 @@ def clean_command(
         raise click.UsageError(
             "say what to remove: --stale, --all, --table PITSpSTONESs (e.g. 6p22s) or --numba"
         )
-    wanted = _parse_specs(specs)
+    # (the games' files are looked at only when asked for: telling a current table from a
+    # stale one may compile a small kernel, which --numba alone must not do)
+    games = list(cache_files().values()) if (stale or everything or specs) else []
+    wanted = _parse_specs(specs, games)
     console = make_console()
     folder = cache_dir()
     chosen: list[tuple[Path, int]] = []
-    kept: list[CacheFile] = []
-    # (the tables are looked at only when asked for: telling a current table from a stale
-    # one compiles a small kernel, which --numba alone must not do)
-    for e in _scan(folder) if (stale or everything or specs) else []:
+    kept: list[CacheEntry] = []
+    for files, e in _scan(folder, games):
         if e.temporary:
             if e.writing:
-                if stale or everything or _matches(e, wanted):
+                if stale or everything or _matches(files, e, wanted):
                     kept.append(e)
             elif stale or everything:
                 chosen.append((e.path, e.nbytes))
-        elif everything or (stale and not e.current) or _matches(e, wanted):
+        elif everything or (stale and not e.current) or _matches(files, e, wanted):
             chosen.append((e.path, e.nbytes))
     if numba:
         chosen += [(p, _size([p])) for p in _numba_files(_numba_folder())]
@@ -435,9 +377,10 @@ def clean_command(
             highlight=False,
             soft_wrap=True,
         )
-    if specs and not any(_matches(e, wanted) for e in _scan(folder)):
+    if specs and not any(_matches(files, e, wanted) for files, e in _scan(folder, games)):
+        kind = _either(files.kind for files, _ in wanted)
         console.print(
-            f"No endgame table {', '.join(specs)} in {folder}; 'boardgames cache list' shows "
+            f"No {kind} {', '.join(specs)} in {folder}; 'boardgames cache list' shows "
             "what is there.",
             highlight=False,
             soft_wrap=True,
@@ -507,40 +450,40 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     'cache clean --table' removes it) or "unverified" (saved by an earlier version,
     without checksums). Exit status 1 if a table is damaged.
     """
-    from boardgames.kalah.exact import endgame, tablefile
-
     if as_json and stamp and not yes:
         raise click.UsageError("--stamp with --json cannot ask: add --yes")
-    wanted = _parse_specs(specs)
+    games = list(cache_files().values())
+    wanted = _parse_specs(specs, games)
     console = make_console(stderr=as_json)
     err = make_console(stderr=True)
     folder = cache_dir()
-    entries = [e for e in _scan(folder) if not e.temporary and (not wanted or _matches(e, wanted))]
+    found = [
+        (files, e)
+        for files, e in _scan(folder, games)
+        if not e.temporary and (not wanted or _matches(files, e, wanted))
+    ]
     results: list[dict] = []
-    for e in entries:
+    for files, e in found:
         label = f"Verifying {e.name} ({_format_bytes(e.nbytes)})"
         row = {"file": e.path.name, "table": e.name, "bytes": e.nbytes, "status": e.status()}
-        try:
-            with Progress(label, console=err, delay=3), interruptible(lambda: "Stopped (Ctrl-C)."):
-                _, checked = tablefile._read_table(e.path)
-            row["result"] = "good" if checked else "unverified"
-            row["reason"] = None
-        except (OSError, ValueError) as error:
-            row["result"] = "damaged"
-            row["reason"] = endgame._reason(error)
+        with Progress(label, console=err, delay=3), interruptible(lambda: "Stopped (Ctrl-C)."):
+            row["result"], row["reason"] = files.verify(e)
         results.append(row)
     unverified = [
-        (e, r) for e, r in zip(entries, results, strict=True) if r["result"] == "unverified"
+        (files, e, r)
+        for (files, e), r in zip(found, results, strict=True)
+        if r["result"] == "unverified"
     ]
-    stampable = [(e, r) for e, r in unverified if e.current]
+    stampable = [(files, e, r) for files, e, r in unverified if e.current]
     if stamp and stampable:
         agreed = yes
         if not yes:
-            names = ", ".join(e.name for e, _ in stampable)
+            names = ", ".join(e.name for _, e, _ in stampable)
+            rebuilt_by = _either(files.rebuilt_by for files, _, _ in stampable)
             console.print(
                 f"Stamping ({names}) records the checksums of what the tables hold now: it "
                 "cannot tell whether they were damaged before. The sure alternative is to "
-                "rebuild: 'boardgames cache clean --table NAME', then the next kalah solve "
+                f"rebuild: 'boardgames cache clean --table NAME', then {rebuilt_by} "
                 "builds it again.",
                 highlight=False,
                 soft_wrap=True,
@@ -549,44 +492,54 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
                 agreed = confirm(console, "Stamp them?", default=False)
             except EndOfInput:
                 agreed = False
-        for e, r in stampable if agreed else []:
-            problem = tablefile.free_disk_space(folder) < e.nbytes + 2**20
+        for files, e, r in stampable if agreed else []:
+            problem = files.stamp_problem(e, folder)
             if problem:
-                r["reason"] = "not stamped: too little free disk space for a copy"
+                r["reason"] = problem
                 continue
             with (
                 Progress(f"Stamping {e.name}", console=err),
                 interruptible(lambda: "Stopped (Ctrl-C); the table was left as it was."),
             ):
-                tablefile.stamp_table(e.path)
+                files.stamp(e)
             r["result"] = "stamped"
     if as_json:
         print_json({"folder": str(folder), "tables": results})
     else:
-        _print_verified(console, folder, entries, results, stamp)
+        _print_verified(console, folder, games, found, results, stamp)
     if any(r["result"] == "damaged" for r in results):
         raise SystemExit(1)
 
 
 def _print_verified(
-    console, folder: Path, entries: list[CacheFile], results: list[dict], stamp: bool
+    console,
+    folder: Path,
+    games: list[CacheFiles],
+    found: Found,
+    results: list[dict],
+    stamp: bool,
 ) -> None:
-    if not entries:
-        console.print(f"No endgame tables in {folder}.", highlight=False, soft_wrap=True)
+    if not found:
+        kinds = _either(_plural(files.kind) for files in games) or "tables"
+        console.print(f"No {kinds} in {folder}.", highlight=False, soft_wrap=True)
         return
 
     styles = {"good": "green", "stamped": "green", "unverified": "yellow", "damaged": "bold red"}
-    table = FitTable(
-        [Col("table"), Col("size", "right", number=True), Col("status"), Col("checksums")],
-        title=f"Endgame tables in {folder}",
-        title_justify="left",
-    )
-    for e, r in zip(entries, results, strict=True):
-        text = f"[{styles[r['result']]}]{r['result']}[/]"
-        if r["reason"]:
-            text += f": {r['reason']}"
-        table.add_row(e.name, _format_bytes(e.nbytes), e.status(), text)
-    console.print(table)
+    for files in games:
+        rows = [(e, r) for (owner, e), r in zip(found, results, strict=True) if owner is files]
+        if not rows:
+            continue
+        table = FitTable(
+            [Col("table"), Col("size", "right", number=True), Col("status"), Col("checksums")],
+            title=_title(files.kind, folder),
+            title_justify="left",
+        )
+        for e, r in rows:
+            text = f"[{styles[r['result']]}]{r['result']}[/]"
+            if r["reason"]:
+                text += f": {r['reason']}"
+            table.add_row(e.name, _format_bytes(e.nbytes), e.status(), text)
+        console.print(table)
     counts = {k: sum(1 for r in results if r["result"] == k) for k in styles}
     console.print(", ".join(f"{n} {k}" for k, n in counts.items() if n) + ".")
     if counts["damaged"]:
@@ -597,11 +550,16 @@ def _print_verified(
             soft_wrap=True,
         )
     if counts["unverified"] and not stamp:
+        rebuilt_by = _either(
+            files.rebuilt_by
+            for (files, _), r in zip(found, results, strict=True)
+            if r["result"] == "unverified"
+        )
         console.print(
             "Unverified tables were saved before checksums: 'boardgames cache verify --stamp' "
             "records the checksums of what they hold now (it cannot tell whether they were "
-            "damaged before); rebuilding is the sure way ('cache clean --table NAME', then "
-            "the next kalah solve builds it).",
+            f"damaged before); rebuilding is the sure way ('cache clean --table NAME', then "
+            f"{rebuilt_by} builds it).",
             highlight=False,
             soft_wrap=True,
         )
@@ -670,7 +628,7 @@ def _drop_pid_file(group: str) -> None:
     "groups",
     nargs=-1,
     type=click.Choice(["all", *WARM_STEPS], case_sensitive=False),
-    metavar="[GAME|all]...",
+    metavar=f"[{'|'.join(WARM_STEPS)}|all]...",
 )
 @click.option("--quiet", is_flag=True, hidden=True, help="No output (the background warm-up).")
 def warm_command(groups: tuple[str, ...], quiet: bool) -> None:

@@ -128,7 +128,9 @@ class GamePlugin:
     - ``cli``: the game's own click group (``boardgames kalah ...``);
     - ``compare``: the game's own ``compare`` command, else the generic one;
     - ``warm``: ``cache warm``'s steps, ``(label, "module:function")``;
-    - ``web_script``: a script of the web page's extras for this game (static file name);
+    - ``web``: the game's own additions to the web page (``boardgames serve``: tabs,
+      scripts, routes under ``/api/<name>/``), a :class:`boardgames.web.extras.WebExtras`;
+      the generic Play tab needs none;
     - ``cache``: the game's own files in the cache folder (Kalah's endgame tables), an
       object that ``boardgames cache list|clean|verify`` asks (see ``cli/cache.py``).
     """
@@ -144,7 +146,7 @@ class GamePlugin:
     cli: str | None = None
     compare: str | None = None
     warm: tuple[tuple[str, str], ...] = ()
-    web_script: str | None = None
+    web: str | None = None
     cache: str | None = None
     player_names: tuple[str, str] = ("first player", "second player")
     examples: tuple[str, ...] = field(default=())

@@ -15,7 +15,13 @@ PLUGIN = GamePlugin(
     options=(
         Option("pits", "int", 6, "pits a side", 1, 12),
         Option("seeds", "int", 6, "stones a pit at the start", 1, 20),
-        Option("rules", "choice", "classic", "rule set (RULES.md)", choices=("classic", "etudes")),
+        Option(
+            "rules",
+            "choice",
+            "classic",
+            "rule set (RULES.md sections 1 and 2)",
+            choices=("classic", "etudes"),
+        ),
     ),
     kernels="boardgames.kalah.kernels:kernel_spec",
     cli="boardgames.kalah.cli:kalah",
@@ -29,6 +35,8 @@ PLUGIN = GamePlugin(
         ("the search strategies (compare kalah)", "boardgames.kalah.play.warm:compare"),
         ("Monte Carlo tree search", "boardgames.kalah.play.warm:mcts"),
     ),
+    cache="boardgames.kalah.exact.cachefiles:TABLES",
+    web="boardgames.kalah.web.routes:WEB",
     player_names=("A", "B"),
     examples=("4,4,4,4,4,4,0,4,4,4,4,4,4,0 A",),
 )

@@ -7,7 +7,9 @@ store on the left, A's store on the right. Every hole is a ``<g class="hole pit"
 ``data-count``; pits also carry ``data-pit``. Marks are classes on the hole: ``sown``
 (the last move dropped a stone there), ``start`` (a pit it was sown from), ``last``
 (where its last stone fell), ``captured`` (emptied by a capture), ``best`` (a pit of the
-best move, with ``data-best`` its place in that move).
+best move, with ``data-best`` its place in that move). In a position's picture every pit
+the side to move may sow also carries ``data-move`` (the protocol move: the pit's index),
+which the web page makes clickable.
 """
 
 from __future__ import annotations
@@ -243,6 +245,8 @@ class Marks:
     trace: Trace | None = None
     best: tuple[int, ...] = ()
     caption: str = ""
+    legal: tuple[int, ...] = ()
+    """The pits the side to move may sow: each gets ``data-move``."""
 
 
 def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float) -> list[str]:
@@ -337,6 +341,8 @@ def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float)
                 )
             )
         extra: dict[str, str | int | None] = {"data_pit": None if store else i}
+        if i in marks.legal:
+            extra["data_move"] = i
         if i in best_order:
             extra["data_best"] = " ".join(map(str, best_order[i]))
         parts.append(
@@ -410,7 +416,12 @@ def draw(
     width, height = board_size(m)
     top = 24 + (26 if heading else 0)
     caption = caption_text(board, m, to_move, over)
-    marks = Marks(None if over else to_move, trace, tuple(best), caption)
+    legal = (
+        ()
+        if over or to_move is None
+        else tuple(i for i in rules.pit_range(m, to_move) if board[i] > 0)
+    )
+    marks = Marks(None if over else to_move, trace, tuple(best), caption, legal)
     legend = _legend(marks)
     total_h = top + height + 50 + (16 if legend else 0)
     width = max(width, text_width(heading or "", 15), text_width(legend, 11))

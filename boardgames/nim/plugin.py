@@ -23,6 +23,7 @@ PLUGIN = GamePlugin(
         ("the search strategies", "boardgames.nim.warm:searcher"),
         ("Monte Carlo tree search (compare nim)", "boardgames.nim.warm:mcts"),
     ),
+    web="boardgames.nim.web.api:WEB",
     player_names=("first player", "second player"),
     examples=("3 4 5", "1 2 3"),
 )

@@ -3,7 +3,10 @@ faint, optionally Bouton's binary table and the chips a winning move takes.
 
 Every row is a ``<g class="row" data-row="1" data-chips="3" data-start="3">`` (rows
 numbered from 1, as on screen); its chips are ``<circle class="chip">`` (``chip taken``
-for the ones gone, ``chip take`` for the ones a marked move takes). The binary table, when
+for the ones gone, ``chip take`` for the ones a marked move takes). Every chip still on the
+board carries ``data-move``, the protocol move that takes it and every chip to its right
+(``row * MOVE_STRIDE + take``, row 0-based: the k-th chip from the right end takes k), which
+the web page makes clickable. The binary table, when
 drawn, is a ``<g class="binary">`` whose cells carry ``data-row``, ``data-bit`` and
 ``data-value``, and whose column sums carry ``data-ones`` and ``odd`` or ``even``.
 """
@@ -19,6 +22,9 @@ STEP = 27.0
 ROW_H = 34.0
 MAX_DRAWN = 40
 """Rows longer than this are drawn as a bar, not chip by chip."""
+MOVE_STRIDE = 1 << 16
+"""A protocol move is ``row * MOVE_STRIDE + take``, as :func:`boardgames.nim.game.encode_move`
+makes it (this module cannot import the game: the game imports it)."""
 
 STYLE = f"""
 svg {{ font-family: {FONT}; font-size: 13px; }}
@@ -92,7 +98,17 @@ def draw(
                     cls = "chip take"
                 else:
                     cls = "chip taken"
-                parts.append(el("circle", cx=left + STEP * k + CHIP_R, cy=cy, r=CHIP_R, class_=cls))
+                move = i * MOVE_STRIDE + left_now - k if k < left_now else None
+                parts.append(
+                    el(
+                        "circle",
+                        cx=left + STEP * k + CHIP_R,
+                        cy=cy,
+                        r=CHIP_R,
+                        class_=cls,
+                        data_move=move,
+                    )
+                )
         else:
             scale = chips_w / widest
             parts.append(

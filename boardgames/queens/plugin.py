@@ -21,4 +21,5 @@ PLUGIN = GamePlugin(
         ("constellations", "boardgames.queens.warm:constellations"),
         ("constellations, parallel", "boardgames.queens.warm:constellations_parallel"),
     ),
+    web="boardgames.queens.web.api:WEB",
 )

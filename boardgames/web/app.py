@@ -1,17 +1,24 @@
 """The Starlette app of ``boardgames serve``: the page, its static files and the JSON API.
 
-Every route answers JSON (the page and its scripts aside); every fault is ``{"error":
-"one line"}`` with a 4xx status (5xx only for a bug, and then without a traceback). The
-:class:`~boardgames.web.security.Guard` wraps the whole app. Quick answers (a sowing, a
-Nim move, a list of solutions) run in Starlette's thread pool; long work (the program's
-move, a hint, a review, a count, a comparison) is a job (:mod:`boardgames.web.jobs`)
-whose progress the page follows at ``/api/jobs/{id}/events`` (server-sent events).
+The page is built from the game registry: the generic *Play* view serves every
+registered two-player game (:mod:`boardgames.web.play`, ``/api/games/...``), and a game's
+own extras (its plugin's ``web``, a :class:`~boardgames.web.extras.WebExtras`) add their
+tabs, scripts and routes under ``/api/<game>/``. This module names no game.
+
+Every route answers JSON (the page and its static files aside); every fault is
+``{"error": "one line"}`` with a 4xx status (5xx only for a bug, and then without a
+traceback). The :class:`~boardgames.web.security.Guard` wraps the whole app. Quick answers
+run in Starlette's thread pool; long work (the program's move, a hint, an analysis, a
+game's own long tasks) is a job (:mod:`boardgames.web.jobs`) whose progress the page
+follows at ``/api/jobs/{id}/events`` (server-sent events).
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,18 +26,24 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardgames.core.protocol import GameError
-from boardgames.web import compare, kalah, nim, queens, review
+from boardgames.core.registry import load, plugins
+from boardgames.web import play
+from boardgames.web.extras import Endpoint, Handler, Prepare, WebExtras
 from boardgames.web.inputs import BadInput, parse_json
 from boardgames.web.jobs import Busy, Job, JobManager
-from boardgames.web.security import MAX_BODY, Guard, TooBig
+from boardgames.web.security import MAX_BODY, Guard, TooBig, too_big
 
 STATIC = Path(__file__).parent / "static"
-Handler = Callable[[dict[str, Any]], Any]
+RESERVED = ("games", "jobs")
+"""Names under ``/api/`` that the shared routes use: no game's extras go there."""
+MARKS = ("tabs", "sections", "styles", "scripts")
+"""Where the page template (``static/index.html``) takes the games' extras:
+``<!-- extras: tabs -->`` and so on."""
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -39,28 +52,50 @@ def _error(status: int, message: str) -> JSONResponse:
     )
 
 
-async def _read(request: Request) -> dict[str, Any]:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise BadInput(f"the request is too big (at most {MAX_BODY:,} bytes)", 413)
-    return parse_json(body)
+def _warn(line: str) -> None:
+    if sys.stderr is not None:
+        sys.stderr.write(f"Warning: {line}\n")
 
 
-def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """A JSON endpoint: the request's object in, ``handler``'s dict out (in a thread)."""
+def load_extras() -> list[tuple[str, WebExtras]]:
+    """Every installed game's web extras, by name; one that fails to load is one line on
+    stderr and left out (the rest of the page works)."""
+    found = []
+    for name, spec in plugins().items():
+        if spec.web is None:
+            continue
+        if name in RESERVED:
+            _warn(f"game {name!r}: its web extras cannot go under /api/{name}/ (reserved)")
+            continue
+        try:
+            extras = load(spec.web)
+        except Exception as e:  # a broken plugin must not take the page down
+            _warn(f"the web extras of game {name!r} ({spec.web}) failed to load: {e}")
+            continue
+        if not isinstance(extras, WebExtras):
+            _warn(f"the web extras of game {name!r} ({spec.web}) are not a WebExtras")
+            continue
+        missing = _missing_files(extras)
+        if missing:
+            _warn(f"the web extras of game {name!r} ({spec.web}) lack {missing}")
+            continue
+        found.append((name, extras))
+    return found
 
-    async def endpoint(request: Request) -> Response:
-        data = await _read(request)
-        result = await run_in_threadpool(handler, data)
-        return JSONResponse(result, headers={"cache-control": "no-store"})
 
-    return endpoint
+def _missing_files(extras: WebExtras) -> str | None:
+    """The first file or folder the extras name that is not there (an install without
+    its package data), or None."""
+    files = [*extras.scripts, *extras.styles, *([extras.html] if extras.html else [])]
+    if extras.static is None:
+        return "a static folder for its files" if files else None
+    if not extras.static.is_dir():
+        return f"their static folder {extras.static.name}/"
+    return next((f for f in files if not (extras.static / f).is_file()), None)
 
 
 class WebApp:
-    """The routes, with the job manager they share."""
+    """The routes, with the job manager they share and the games' extras."""
 
     def __init__(self, max_jobs: int | None = None, orphan_seconds: float | None = None) -> None:
         kwargs: dict[str, Any] = {}
@@ -69,19 +104,44 @@ class WebApp:
         if orphan_seconds is not None:
             kwargs["orphan_seconds"] = orphan_seconds
         self.jobs = JobManager(**kwargs)
+        self.extras = load_extras()
+        self.max_body = max([MAX_BODY, *(e.max_body or 0 for _, e in self.extras)])
+        """The largest request body any route takes (the Guard's cap)."""
+        self._page: str | None = None
+        self._games: dict[str, Any] | None = None
 
-    # --- jobs ----------------------------------------------------------------------------
-    def start(
-        self,
-        kind: str,
-        prepare: Callable[[dict[str, Any]], Callable[[Job], Any]],
-        limit: int | None = None,
-    ) -> Callable[[Request], Awaitable[Response]]:
+    # --- endpoints -------------------------------------------------------------------------
+    async def _read(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, with the URL's parameters (``{game}``) in it."""
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.max_body:
+                raise BadInput(too_big(self.max_body), 413)
+        data = parse_json(body, self.max_body)
+        for key, value in request.path_params.items():
+            if key in data and data[key] != value:
+                shown = str(data[key])[:30]
+                raise BadInput(f"{key} {shown!r} in the body differs from the URL's {value!r}")
+            data[key] = value
+        return data
+
+    def api(self, handler: Handler) -> Endpoint:
+        """A JSON endpoint: the request's object in, ``handler``'s dict out (in a thread)."""
+
+        async def endpoint(request: Request) -> Response:
+            data = await self._read(request)
+            result = await run_in_threadpool(handler, data)
+            return JSONResponse(result, headers={"cache-control": "no-store"})
+
+        return endpoint
+
+    def start(self, kind: str, prepare: Prepare, limit: int | None = None) -> Endpoint:
         """An endpoint that checks the request (``prepare``, quickly, in a thread) and
         starts the work it returns as a job: ``{"job": id}`` (202), or 429 when busy."""
 
         async def endpoint(request: Request) -> Response:
-            data = await _read(request)
+            data = await self._read(request)
             work = await run_in_threadpool(prepare, data)
             try:
                 job = self.jobs.start(kind, work, limit=limit)
@@ -91,6 +151,7 @@ class WebApp:
 
         return endpoint
 
+    # --- jobs ----------------------------------------------------------------------------
     def _job(self, request: Request) -> Job:
         job_id = request.path_params["job_id"]
         job = self.jobs.get(job_id) if job_id.isalnum() and len(job_id) <= 32 else None
@@ -138,111 +199,124 @@ class WebApp:
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
 
-    # --- the pages -----------------------------------------------------------------------
+    # --- the page and the list of games ------------------------------------------------------
+    def page(self) -> str:
+        """``static/index.html`` with every game's tabs, sections, styles and scripts."""
+        if self._page is None:
+            parts: dict[str, list[str]] = {mark: [] for mark in MARKS}
+            for name, extras in self.extras:
+                base = f"/static/{name}"
+                for tab, label in extras.tabs:
+                    parts["tabs"].append(
+                        f'<button data-tab="{html.escape(tab)}">{html.escape(label)}</button>'
+                    )
+                if extras.html is not None and extras.static is not None:
+                    parts["sections"].append((extras.static / extras.html).read_text("utf-8"))
+                for style in extras.styles:
+                    parts["styles"].append(f'<link rel="stylesheet" href="{base}/{style}">')
+                for script in extras.scripts:
+                    parts["scripts"].append(f'<script src="{base}/{script}"></script>')
+            page = (STATIC / "index.html").read_text("utf-8")
+            for mark in MARKS:
+                page = page.replace(f"<!-- extras: {mark} -->", "\n".join(parts[mark]))
+            self._page = page
+        return self._page
+
     async def index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+        page = await run_in_threadpool(self.page)
+        return HTMLResponse(page, headers={"cache-control": "no-store"})
 
-    async def not_found(self, request: Request, exc: Exception) -> Response:
-        return _error(404, f"nothing here: {request.url.path[:80]}")
+    def _catalogue(self) -> dict[str, Any]:
+        if self._games is None:
+            extras = {
+                name: {
+                    "api": f"/api/{name}/",
+                    "scripts": [f"/static/{name}/{s}" for s in e.scripts],
+                    "styles": [f"/static/{name}/{s}" for s in e.styles],
+                    "tabs": [{"id": tab, "label": label} for tab, label in e.tabs],
+                }
+                for name, e in self.extras
+            }
+            self._games = play.catalogue(extras)
+        return self._games
 
-    def routes(self) -> list[Route | Mount]:
-        return [
+    async def games(self, request: Request) -> Response:
+        listed = await run_in_threadpool(self._catalogue)
+        return JSONResponse(listed, headers={"cache-control": "no-store"})
+
+    def routes(self) -> list[BaseRoute]:
+        shared: list[BaseRoute] = [
             Route("/", self.index),
-            Route("/api/kalah/new", api(_kalah_new), methods=["POST"]),
-            Route("/api/kalah/sow", api(_kalah_sow), methods=["POST"]),
-            Route("/api/kalah/record", api(_kalah_record), methods=["POST"]),
-            Route("/api/kalah/open", api(kalah.open_record), methods=["POST"]),
-            Route("/api/kalah/program", self.start("program", _program_job), methods=["POST"]),
-            Route("/api/kalah/hint", self.start("hint", _hint_job), methods=["POST"]),
-            Route("/api/review", self.start("review", _review_job, limit=1), methods=["POST"]),
-            Route("/api/nim/position", api(_nim_position), methods=["POST"]),
-            Route("/api/nim/take", api(nim.take), methods=["POST"]),
-            Route("/api/nim/program", api(nim.program), methods=["POST"]),
-            Route("/api/nim/hint", api(_nim_hint), methods=["POST"]),
-            Route("/api/queens/steps", api(queens.step_range), methods=["POST"]),
-            Route("/api/queens/solutions", api(queens.solution_list), methods=["POST"]),
-            Route("/api/queens/count", self.start("count", _count_job), methods=["POST"]),
+            Route("/api/games", self.games),
+            Route("/api/games/{game}/position", self.api(play.position), methods=["POST"]),
+            Route("/api/games/{game}/move", self.api(play.move), methods=["POST"]),
             Route(
-                "/api/compare", self.start("compare", compare.prepare, limit=1), methods=["POST"]
+                "/api/games/{game}/program",
+                self.start("program", play.prepare_program),
+                methods=["POST"],
             ),
-            Route("/api/compare/options", api(compare.options), methods=["POST"]),
+            Route(
+                "/api/games/{game}/hint", self.start("hint", play.prepare_hint), methods=["POST"]
+            ),
+            Route(
+                "/api/games/{game}/analyse",
+                self.start("analyse", play.prepare_analyse),
+                methods=["POST"],
+            ),
             Route("/api/jobs/{job_id}", self.job_state),
             Route("/api/jobs/{job_id}/events", self.job_events),
             Route("/api/jobs/{job_id}/cancel", self.job_cancel, methods=["POST"]),
+        ]
+        taken = {r.path for r in shared if isinstance(r, Route)}
+        games: list[BaseRoute] = []
+        statics: list[BaseRoute] = []
+        for name, extras in self.extras:
+            own = extras.routes(self)
+            games.append(Mount(f"/api/{name}", routes=own))
+            for alias, target in extras.aliases:
+                games += self._alias(name, alias, target, own, taken)
+            if extras.static is not None:
+                statics.append(Mount(f"/static/{name}", StaticFiles(directory=extras.static)))
+        return [
+            *shared,
+            *games,
+            *statics,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
 
+    @staticmethod
+    def _alias(
+        name: str, alias: str, target: str, own: list[BaseRoute], taken: set[str]
+    ) -> list[BaseRoute]:
+        """The route ``target`` of a game's extras again at the older URL ``alias``."""
+        route = next((r for r in own if isinstance(r, Route) and r.path == target), None)
+        shared = alias.startswith(("/api/games", "/api/jobs"))
+        if route is None or not alias.startswith("/api/") or shared or alias in taken:
+            _warn(f"game {name!r}: cannot answer {alias} with its route {target}")
+            return []
+        taken.add(alias)
+        methods = sorted(route.methods or ())
+        return [Route(alias, route.endpoint, methods=methods or None)]
 
-# --- handlers ------------------------------------------------------------------------------
+    # --- faults ------------------------------------------------------------------------------
+    async def on_error(self, request: Request, exc: Exception) -> Response:
+        """Every fault as one JSON line; never a traceback (nor the exception's text, for
+        a bug: it might show the server's paths)."""
+        if isinstance(exc, BadInput):
+            return _error(exc.status, exc.message)
+        if isinstance(exc, GameError):
+            return _error(400, str(exc).splitlines()[0] if str(exc) else "bad input")
+        if isinstance(exc, TooBig):
+            return _error(413, too_big(self.max_body))
+        return _error(500, "internal error")
 
-
-def _kalah_new(data: dict[str, Any]) -> dict[str, Any]:
-    setup = kalah.read_setup(data)
-    return kalah.position(setup, kalah.play_sowings(setup))
-
-
-def _kalah_sow(data: dict[str, Any]) -> dict[str, Any]:
-    return kalah.sow(kalah.read_setup(data), data.get("pit"))
-
-
-def _kalah_record(data: dict[str, Any]) -> dict[str, Any]:
-    setup = kalah.read_setup(data)
-    return {"text": kalah.record_text(setup), "name": "game.klh"}
-
-
-def _program_job(data: dict[str, Any]) -> Callable[[Job], Any]:
-    setup = kalah.read_setup(data)
-    kalah.check_turn(setup, hint=False)  # a bad request is refused now, not in the job
-    return lambda job: kalah.think(setup, job, hint=False)
-
-
-def _hint_job(data: dict[str, Any]) -> Callable[[Job], Any]:
-    setup = kalah.read_setup(data)
-    kalah.check_turn(setup, hint=True)
-    return lambda job: kalah.think(setup, job, hint=True)
-
-
-def _review_job(data: dict[str, Any]) -> Callable[[Job], Any]:
-    record, depth, exact_nodes = review.read_review(data)
-    return lambda job: review.run_review(record, depth, exact_nodes, job)
-
-
-def _count_job(data: dict[str, Any]) -> Callable[[Job], Any]:
-    n = queens.count_n(data)
-    return lambda job: queens.count(n, job)
-
-
-def _nim_position(data: dict[str, Any]) -> dict[str, Any]:
-    return nim.describe(*nim.read_position(data))
-
-
-def _nim_hint(data: dict[str, Any]) -> dict[str, Any]:
-    game, left, _ = nim.read_position(data)
-    return nim.winning(game, left)
-
-
-# --- the app -------------------------------------------------------------------------------
-
-
-async def _on_error(request: Request, exc: Exception) -> Response:
-    """Every fault as one JSON line; never a traceback (nor the exception's text, for a
-    bug: it might show the server's paths)."""
-    if isinstance(exc, BadInput):
-        return _error(exc.status, exc.message)
-    if isinstance(exc, GameError):
-        return _error(400, str(exc).splitlines()[0] if str(exc) else "bad input")
-    if isinstance(exc, TooBig):
-        return _error(413, f"the request is too big (at most {MAX_BODY:,} bytes)")
-    return _error(500, "internal error")
-
-
-async def _on_http(request: Request, exc: Exception) -> Response:
-    status = getattr(exc, "status_code", 400)
-    if status == 404:
-        return _error(404, f"nothing here: {request.url.path[:80]}")
-    if status == 405:
-        return _error(405, f"{request.method} is not allowed on {request.url.path[:80]}")
-    return _error(status, str(getattr(exc, "detail", "bad request")))
+    async def on_http(self, request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 400)
+        if status == 404:
+            return _error(404, f"nothing here: {request.url.path[:80]}")
+        if status == 405:
+            return _error(405, f"{request.method} is not allowed on {request.url.path[:80]}")
+        return _error(status, str(getattr(exc, "detail", "bad request")))
 
 
 def create_app(
@@ -261,15 +335,13 @@ def create_app(
     from starlette.exceptions import HTTPException
 
     web = WebApp(max_jobs, orphan_seconds)
-    app = Starlette(
-        routes=web.routes(),
-        exception_handlers={
-            Exception: _on_error,
-            BadInput: _on_error,
-            GameError: _on_error,
-            TooBig: _on_error,
-            ValueError: _on_error,
-            HTTPException: _on_http,
-        },
-    )
-    return Guard(app, token, port, extra_host), web
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        Exception: web.on_error,
+        BadInput: web.on_error,
+        GameError: web.on_error,
+        TooBig: web.on_error,
+        ValueError: web.on_error,
+        HTTPException: web.on_http,
+    }
+    app = Starlette(routes=web.routes(), exception_handlers=handlers)
+    return Guard(app, token, port, extra_host, max_body=web.max_body), web

@@ -10,7 +10,7 @@ import json
 import math
 from typing import Any
 
-from boardgames.web.security import MAX_BODY
+from boardgames.web.security import MAX_BODY, too_big
 
 
 class BadInput(ValueError):
@@ -22,10 +22,10 @@ class BadInput(ValueError):
         self.status = status
 
 
-def parse_json(body: bytes) -> dict[str, Any]:
-    """The request's JSON object; BadInput for anything else."""
-    if len(body) > MAX_BODY:
-        raise BadInput(f"the request is too big (at most {MAX_BODY:,} bytes)", 413)
+def parse_json(body: bytes, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The request's JSON object (at most ``limit`` bytes); BadInput for anything else."""
+    if len(body) > limit:
+        raise BadInput(too_big(limit), 413)
     if not body.strip():
         raise BadInput("the request has no body: send a JSON object")
     try:

@@ -9,7 +9,8 @@
   site whose name was made to point at 127.0.0.1 (DNS rebinding) is refused.
 * **Origin.** A request that changes anything (every method but GET, HEAD, OPTIONS)
   must come with an ``Origin`` header naming this server.
-* **Size.** A request body is at most :data:`MAX_BODY` bytes (a record's cap).
+* **Size.** A request body is at most :data:`MAX_BODY` bytes, or what a game's extras
+  ask for (:attr:`~boardgames.web.extras.WebExtras.max_body`).
 * **Errors.** Whatever a handler raises becomes one JSON message; nothing (no
   traceback) reaches the page or the log.
 """
@@ -22,17 +23,15 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
 
-from boardgames.kalah.record import MAX_RECORD_BYTES
-
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-MAX_BODY = MAX_RECORD_BYTES + 64 * 1024
-"""Largest request body: a record of the largest size the reader takes, with room for
-the JSON around it."""
+MAX_BODY = 2 * 1024 * 1024 + 64 * 1024
+"""Largest request body by default: 2 MiB of text (a game record, say) with room for the
+JSON around it. A game's extras may raise it for the whole server (``max_body``)."""
 COOKIE = "boardgames_token"
 LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -62,10 +61,18 @@ async def send_json(send: Send, status: int, payload: dict[str, Any]) -> None:
 class Guard:
     """ASGI middleware: token, Host, Origin, body size, and the last word on errors."""
 
-    def __init__(self, app: ASGIApp, token: str, port: int, extra_host: str | None = None):
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str,
+        port: int,
+        extra_host: str | None = None,
+        max_body: int = MAX_BODY,
+    ) -> None:
         self.app = app
         self.token = token
         self.extra_host = extra_host
+        self.max_body = max_body
         self.set_port(port)
 
     def set_port(self, port: int) -> None:
@@ -101,9 +108,7 @@ class Guard:
             await self.app(scope, self._capped(scope, receive), guarded_send)
         except TooBig:
             if not started:
-                await send_json(
-                    send, 413, {"error": f"the request is too big (at most {MAX_BODY:,} bytes)"}
-                )
+                await send_json(send, 413, {"error": too_big(self.max_body)})
         except Exception:
             # never a traceback, in the page or the log: one JSON line
             if not started:
@@ -141,8 +146,8 @@ class Guard:
         if length is not None:
             if not length.isdigit() or len(length) > 12:
                 return 400, "a bad Content-Length header"
-            if int(length) > MAX_BODY:
-                return 413, f"the request is too big (at most {MAX_BODY:,} bytes)"
+            if int(length) > self.max_body:
+                return 413, too_big(self.max_body)
         if self._token_in_query(scope):
             return None if self._query_token_ok(scope) else (403, "wrong token in the URL")
         given = headers.get("x-token") or self._cookie(headers.get("cookie", ""))
@@ -187,7 +192,7 @@ class Guard:
         await send({"type": "http.response.body", "body": b""})
 
     def _capped(self, scope: Scope, receive: Receive) -> Receive:
-        """``receive`` that refuses a body beyond :data:`MAX_BODY` (chunked uploads too)."""
+        """``receive`` that refuses a body beyond ``max_body`` (chunked uploads too)."""
         seen = 0
 
         async def capped() -> Message:
@@ -195,7 +200,7 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > MAX_BODY:
+                if seen > self.max_body:
                     raise TooBig
             return message
 
@@ -203,4 +208,9 @@ class Guard:
 
 
 class TooBig(Exception):
-    """A request body beyond :data:`MAX_BODY`."""
+    """A request body beyond the server's cap."""
+
+
+def too_big(limit: int) -> str:
+    """The one-line answer to a body beyond ``limit`` bytes."""
+    return f"the request is too big (at most {limit:,} bytes)"

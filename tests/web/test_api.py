@@ -62,7 +62,7 @@ def test_the_worked_example_of_the_rules(app_client: Client) -> None:
 
 def test_a_trace_ends_on_the_board_of_the_rules() -> None:
     """Every sowing of the strange game, traced, ends where Kalah.play ends (etudes too)."""
-    from boardgames.web.kalah import trace_sowing
+    from boardgames.kalah.web.page import trace_sowing
 
     for rules in ("classic", "etudes"):
         game = Kalah(6, 6, rules)

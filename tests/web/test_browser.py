@@ -10,90 +10,17 @@ never downloads a browser.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from tests.web.conftest import ROOT, shot
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-IMAGES = Path(
-    os.environ.get("BOARDGAMES_SCREENSHOTS")
-    or Path(tempfile.gettempdir()) / f"boardgames-screenshots-{os.getpid()}"
-)
 STRANGE = ROOT / "docs" / "games" / "strange-game.txt"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-VIEWPORT = {"width": 1000, "height": 700}
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-if CHROMIUM is None:  # pragma: no cover - depends on the machine
-    pytest.skip("no Chromium on this machine (apt install chromium)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The real command, its first line the URL; stopped by Ctrl-C (SIGINT): status 130."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "boardgames", "serve", "--port", "0", "--no-browser"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stdout is not None
-        url = process.stdout.readline().strip()
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{20,}", url), url
-        yield url
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            _, err = process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - never leave it running
-            process.kill()
-            process.communicate()
-            raise
-    assert process.returncode == 130, err
-    assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("Stopped (Ctrl-C)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def page(server: str, browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)  # type: ignore[attr-defined]
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server)
-    assert "?token" not in page.url  # the token became a cookie
-    yield page
-    context.close()
-    assert errors == []
-
-
-def shot(page: object, name: str) -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMAGES / f"serve-{name}.png"))  # type: ignore[attr-defined]
 
 
 def test_nim_against_bouton_to_the_end(page) -> None:
@@ -132,6 +59,7 @@ def test_nim_against_bouton_to_the_end(page) -> None:
 
 def test_kalah_against_the_program_and_the_record(page, tmp_path: Path) -> None:
     """A whole 4 x 3 game; the downloaded record replays to the same end in `kalah replay`."""
+    page.click("#tabs button[data-tab=kalah]")
     page.fill("#k-pits", "4")
     page.fill("#k-seeds", "3")
     page.select_option("#k-b", "program")

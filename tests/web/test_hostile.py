@@ -32,6 +32,13 @@ POSTS = [
     "/api/queens/count",
     "/api/compare",
     "/api/compare/options",
+    "/api/kalah/review",
+    "/api/kalah/compare",
+    "/api/games/nim/position",
+    "/api/games/nim/move",
+    "/api/games/nim/program",
+    "/api/games/nim/hint",
+    "/api/games/nim/analyse",
 ]
 
 
@@ -151,7 +158,16 @@ def test_local_hosts_are_served(app_client: Client, host: str) -> None:
         "file://",
     ],
 )
-@pytest.mark.parametrize("path", ["/api/nim/take", "/api/kalah/program", "/api/jobs/abc/cancel"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/nim/take",
+        "/api/kalah/program",
+        "/api/jobs/abc/cancel",
+        "/api/games/nim/move",
+        "/api/games/kalah/program",
+    ],
+)
 def test_foreign_origin(app_client: Client, origin: str | None, path: str) -> None:
     headers = {} if origin is None else {"Origin": origin}
     body = {**GOOD_NIM, "row": 0, "take": 1} if "nim" in path else KALAH
@@ -302,6 +318,51 @@ BAD_REQUESTS: list[tuple[str, dict[str, Any]]] = [
     ("/api/compare", {"engines": ["gpu"]}),
     ("/api/compare", {"eval": "magic"}),
     ("/api/compare", {"game": {**KALAH, "pits": 40}}),
+    # the generic games API: games, options, positions, moves, levels
+    ("/api/games/chess/position", {}),
+    ("/api/games/queens/position", {}),
+    ("/api/games/..%2f..%2fetc%2fpasswd/position", {}),
+    ("/api/games/kalah/position", {"game": "nim"}),
+    ("/api/games/kalah/position", {"options": {"pits": 13}}),
+    ("/api/games/kalah/position", {"options": {"pits": 10**100}}),
+    ("/api/games/kalah/position", {"options": {"pits": "six"}}),
+    ("/api/games/kalah/position", {"options": {"pits": [6]}}),
+    ("/api/games/kalah/position", {"options": {"rules": "chess"}}),
+    ("/api/games/kalah/position", {"options": {"colour": "red"}}),
+    ("/api/games/kalah/position", {"options": "pits=6"}),
+    ("/api/games/kalah/position", {"moves": [9]}),  # B's pit on A's turn
+    ("/api/games/kalah/position", {"moves": [-1]}),
+    ("/api/games/kalah/position", {"moves": [2**60]}),
+    ("/api/games/kalah/position", {"moves": [True]}),
+    ("/api/games/kalah/position", {"moves": [1.0]}),
+    ("/api/games/kalah/position", {"moves": "0 1 2"}),
+    ("/api/games/kalah/position", {"moves": [0] * 6000}),
+    ("/api/games/kalah/position", {"position": 42}),
+    ("/api/games/kalah/position", {"position": "1 2 3"}),
+    ("/api/games/kalah/position", {"position": "/etc/passwd"}),
+    ("/api/games/kalah/position", {"position": "9" * 20_000}),
+    ("/api/games/nim/position", {"options": {"rows": "3 " * 15}}),
+    ("/api/games/nim/position", {"options": {"rows": "21"}}),
+    ("/api/games/nim/position", {"options": {"rows": ""}}),
+    ("/api/games/nim/position", {"options": {"rows": [[3]]}}),
+    ("/api/games/nim/position", {"options": {"misere": "maybe"}}),
+    ("/api/games/nim/position", {"options": {"rows": "1"}, "moves": [1, 1]}),  # after the end
+    ("/api/games/nim/move", {}),
+    ("/api/games/nim/move", {"move": "1"}),
+    ("/api/games/nim/move", {"move": 1.5}),
+    ("/api/games/nim/move", {"move": 4}),  # row 1 (3 chips): take 4
+    ("/api/games/nim/move", {"move_text": "9 9"}),
+    ("/api/games/nim/move", {"move_text": 9}),
+    ("/api/games/nim/move", {"move_text": "x" * 1000}),
+    ("/api/games/nim/move", {"options": {"rows": "1"}, "moves": [1], "move": 1}),
+    ("/api/games/nim/program", {"level": "godlike"}),
+    ("/api/games/nim/program", {"seconds": 0}),
+    ("/api/games/nim/program", {"seconds": 1e9}),
+    ("/api/games/nim/program", {"seconds": "fast"}),
+    ("/api/games/nim/program", {"options": {"rows": "1"}, "moves": [1]}),  # game over
+    ("/api/games/nim/hint", {"options": {"rows": "1"}, "moves": [1]}),
+    ("/api/games/nim/analyse", {"top": 0}),
+    ("/api/games/nim/analyse", {"top": 11}),
 ]
 
 
@@ -330,6 +391,11 @@ def test_bad_request(app_client: Client, path: str, body: dict[str, Any]) -> Non
         "/etc/passwd",
         "/api/unknown",
         "/api/jobs/" + "a" * 200,
+        "/static/kalah/%2e%2e/%2e%2e/web/app.py",
+        "/static/nim/..%2fapi.py",
+        "/static/queens/../api.py",
+        "/api/games/nim",
+        "/api/nim/unknown",
     ],
 )
 def test_path_like_names(app_client: Client, path: str) -> None:
@@ -339,7 +405,16 @@ def test_path_like_names(app_client: Client, path: str) -> None:
     still_serving(app_client)
 
 
-@pytest.mark.parametrize("path", ["/api/kalah/sow", "/api/nim/take", "/api/review"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/kalah/sow",
+        "/api/nim/take",
+        "/api/review",
+        "/api/games/nim/move",
+        "/api/games/nim/hint",
+    ],
+)
 def test_wrong_method(app_client: Client, path: str) -> None:
     assert_refused(app_client.get(path), (405,))
     still_serving(app_client)
@@ -410,12 +485,12 @@ def test_base_is_local() -> None:
 def test_a_bug_is_one_json_line_and_no_traceback(
     app_client: Client, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import boardgames.web.nim
+    import boardgames.nim.web.api
 
     def broken(*args: object) -> None:
         raise RuntimeError("/secret/path/on/the/server")
 
-    monkeypatch.setattr(boardgames.web.nim, "describe", broken)
+    monkeypatch.setattr(boardgames.nim.web.api, "describe", broken)
     response = app_client.post("/api/nim/position", GOOD_NIM)
     assert response.status_code == 500
     assert response.json() == {"error": "internal error"}

@@ -114,22 +114,29 @@ def test_no_display_no_browser_and_ctrl_c_is_130() -> None:
     assert err.strip().splitlines()[-1] == "Stopped (Ctrl-C): the server is down."
 
 
+def _web_module(name: str) -> bool:
+    """The web package, or a game's own web extras (``boardgames.<game>.web``)."""
+    parts = name.split(".")
+    return parts[:2] == ["boardgames", "web"] or (len(parts) > 2 and parts[2] == "web")
+
+
 def test_only_the_serve_command_imports_the_web_package() -> None:
     from tests.test_imports import GRAPH
 
     outside = sorted(
         f"{name} -> {target}"
         for name, targets in GRAPH.items()
-        if not name.startswith("boardgames.web")
+        if not _web_module(name)
         for target in targets
-        if target.startswith("boardgames.web")
+        if _web_module(target)
     )
     assert outside == ["boardgames.cli.serve -> boardgames.web.server"]
-    # and the web package imports no command-line module (it calls the library)
+    # and the web package and the games' extras import no command-line module (they call
+    # the library)
     cli = sorted(
         f"{name} -> {target}"
         for name, targets in GRAPH.items()
-        if name.startswith("boardgames.web")
+        if _web_module(name)
         for target in targets
         if target.startswith("boardgames.cli") or ".cli" in target
     )

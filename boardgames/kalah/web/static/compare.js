@@ -10,7 +10,7 @@ function compareOptions() {
 
 async function compareLoad() {
   try {
-    compare.options = await api("/api/compare/options", {});
+    compare.options = await api("/api/kalah/compare/options", {});
   } catch (e) {
     compare.loading = null;
     status("#c-status", e.message, true);
@@ -48,7 +48,7 @@ async function compareRun() {
   try { body = compareBody(); } catch (e) { status("#c-status", e.message, true); return; }
   $("#c-bar").style.width = "0";
   status("#c-status", "Starting…");
-  compare.job = startJob("/api/compare", body, (p) => {
+  compare.job = startJob("/api/kalah/compare", body, (p) => {
     if (p.total) $("#c-bar").style.width = `${(100 * p.done) / p.total}%`;
     if (p.stage) status("#c-status", p.total ? `${p.done} of ${p.total} searches; now ${p.stage}` : `${p.stage}…`);
   });

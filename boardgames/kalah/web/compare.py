@@ -16,9 +16,9 @@ from boardgames.core.protocol import describe_score
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.web.page import play_sowings, read_setup
 from boardgames.web.inputs import BadInput, choice, whole
 from boardgames.web.jobs import Cancelled, Job
-from boardgames.web.kalah import play_sowings, read_setup
 
 MAX_DEPTH = 12
 """The deepest comparison the page runs (``compare kalah`` allows 40: hours)."""

@@ -1,9 +1,13 @@
-"""The Nim page's API: a position checked by :class:`~boardgames.nim.game.Nim`, Bouton's
-move from :mod:`boardgames.nim.rules`, the binary table the CLI prints."""
+"""The Nim tab's API: a position checked by :class:`~boardgames.nim.game.Nim`, Bouton's
+move from :mod:`boardgames.nim.rules`, the binary table the CLI prints; and :data:`WEB`,
+the web extras Nim's plugin names (routes under ``/api/nim/``, the Nim tab)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from starlette.routing import BaseRoute, Route
 
 from boardgames.core.protocol import GameError
 from boardgames.nim.game import DEFAULT_MAX_CHIPS, DEFAULT_MAX_ROWS, Nim, encode_move
@@ -16,6 +20,7 @@ from boardgames.nim.rules import (
     program_move,
     winning_moves,
 )
+from boardgames.web.extras import Site, WebExtras
 from boardgames.web.inputs import BadInput, flag, int_list, whole
 
 
@@ -124,3 +129,35 @@ def program(data: dict[str, Any]) -> dict[str, Any]:
     out["move"] = {"row": move.row, "take": move.take}
     out["said"] = said
     return out
+
+
+def position(data: dict[str, Any]) -> dict[str, Any]:
+    """A position with its binary table."""
+    return describe(*read_position(data))
+
+
+def hint(data: dict[str, Any]) -> dict[str, Any]:
+    """Bouton's winning move, if there is one."""
+    game, left, _ = read_position(data)
+    return winning(game, left)
+
+
+def routes(site: Site) -> list[BaseRoute]:
+    """The routes, relative to ``/api/nim``."""
+    return [
+        Route("/position", site.api(position), methods=["POST"]),
+        Route("/take", site.api(take), methods=["POST"]),
+        Route("/program", site.api(program), methods=["POST"]),
+        Route("/hint", site.api(hint), methods=["POST"]),
+    ]
+
+
+WEB = WebExtras(
+    routes=routes,
+    static=Path(__file__).parent / "static",
+    scripts=("nim.js",),
+    styles=("nim.css",),
+    html="nim.html",
+    tabs=(("nim", "Nim"),),
+)
+"""What Nim's plugin names (``web``)."""

@@ -1,4 +1,5 @@
-"""The queens page's API: the backtracking step by step, the solutions, and counts.
+"""The queens tab's API: the backtracking step by step, the solutions, and counts; and
+:data:`WEB`, the web extras the plugin names (routes under ``/api/queens/``, the tab).
 
 The steps are those of :func:`boardgames.queens.solve.solutions` itself: it runs under a
 trace function that reads its three tables (busy columns, ``row + col`` and ``row - col``
@@ -9,13 +10,17 @@ a queen taken back, a solution found. Nothing of the algorithm is written again 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from starlette.routing import BaseRoute, Route
 
 from boardgames.core.progress import Stopped
 from boardgames.queens import solve
 from boardgames.queens.solve import class_size, fundamental_solutions, solutions, transforms
+from boardgames.web.extras import Site, WebExtras
 from boardgames.web.inputs import flag, whole
 from boardgames.web.jobs import Job
 
@@ -180,3 +185,29 @@ def count(n: int, job: Job) -> dict[str, Any]:
 
 def count_n(data: dict[str, Any]) -> int:
     return whole(data, "n", 1, MAX_COUNT_N)
+
+
+def count_job(data: dict[str, Any]) -> Callable[[Job], Any]:
+    """A count of N (checked now) as a job."""
+    n = count_n(data)
+    return lambda job: count(n, job)
+
+
+def routes(site: Site) -> list[BaseRoute]:
+    """The routes, relative to ``/api/queens``."""
+    return [
+        Route("/steps", site.api(step_range), methods=["POST"]),
+        Route("/solutions", site.api(solution_list), methods=["POST"]),
+        Route("/count", site.start("count", count_job), methods=["POST"]),
+    ]
+
+
+WEB = WebExtras(
+    routes=routes,
+    static=Path(__file__).parent / "static",
+    scripts=("queens.js",),
+    styles=("queens.css",),
+    html="queens.html",
+    tabs=(("queens", "Queens"),),
+)
+"""What the N-queens plugin names (``web``)."""

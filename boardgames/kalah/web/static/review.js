@@ -41,7 +41,7 @@ async function reviewStart() {
   $("#r-bar").style.width = "0";
   const body = { ...review.source, depth: Number($("#r-depth").value), exact_nodes: Number($("#r-exact").value) };
   status("#r-status", "Starting the review…");
-  review.job = startJob("/api/review", body, (progress) => {
+  review.job = startJob("/api/kalah/review", body, (progress) => {
     if (progress.total) $("#r-bar").style.width = `${(100 * progress.done) / progress.total}%`;
     if (progress.stage === "reviewing") status("#r-status", `Reviewing move ${progress.done + 1} of ${progress.total}…`);
     else if (progress.stage) status("#r-status", `${progress.stage[0].toUpperCase()}${progress.stage.slice(1)}…`);

@@ -13,9 +13,9 @@ from typing import Any
 from boardgames.core.protocol import GameError, describe_score, score_margin, short_score
 from boardgames.kalah.game import PLAYER_NAMES
 from boardgames.kalah.record import MAX_RECORD_BYTES, Record, parse_record, replay
+from boardgames.kalah.web.page import play_sowings, read_setup
 from boardgames.web.inputs import BadInput, text, whole
 from boardgames.web.jobs import Job
-from boardgames.web.kalah import play_sowings, read_setup
 
 MAX_DEPTH = 40
 """The deepest review search (as ``kalah review --depth``)."""

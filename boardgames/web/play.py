@@ -1,0 +1,430 @@
+"""The generic page's API: every registered two-player game, from its plugin alone.
+
+A request names the game (in the URL), its ``options`` (the plugin's options by name),
+an optional starting ``position`` (the game's notation, or moves from the start: see
+:func:`boardgames.core.capabilities.parse_position`) and the ``moves`` played since, as
+protocol moves (ints). The server replays them on every request, checking each, so it
+keeps no game state. The answer describes the position: its SVG (the game's
+:class:`~boardgames.core.capabilities.Drawing`, whose ``data-move`` elements the page
+makes clickable) or its text board, the legal moves with their notation, who moves, the
+result.
+
+The program's move, the hint and the analysis are :func:`boardgames.core.engine.think` and
+:func:`~boardgames.core.engine.candidates` run as jobs; a job's Cancel stops the search
+(its ``stop`` reads the job's state; a compiled search is aborted too).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardgames.core.capabilities import Drawing, PositionNotation, capabilities, parse_position
+from boardgames.core.engine import LEVELS, Answer, candidates, numba_ready, think
+from boardgames.core.engine import Cancelled as SearchCancelled
+from boardgames.core.protocol import GameError, State
+from boardgames.core.registry import GAME, GamePlugin, UnknownGame, plugin, plugins
+from boardgames.web.inputs import BadInput, choice, int_list, number, text, whole
+from boardgames.web.jobs import Cancelled, Job
+
+MAX_MOVES = 5000
+"""Moves a game may hold (a long real game has a few hundred)."""
+MAX_POSITION = 10_000
+"""Characters of a starting position's text."""
+MAX_TIME = 60.0
+"""Seconds the page lets the program think (the command line allows more)."""
+MAX_TOP = 10
+"""Moves an analysis lists at most."""
+MOVE_LIMIT = 2**53
+"""Protocol moves are whole numbers within JavaScript's exact integers."""
+SHOWN_LEGAL = 12
+"""Legal moves an error message lists."""
+
+
+@dataclass
+class Setup:
+    """A game as a request describes it, replayed: the position reached and the moves."""
+
+    spec: GamePlugin
+    game: Any
+    options: dict[str, Any]
+    """Every option's value, as read (JSON values: the page sends them back)."""
+    start_text: str
+    start: State
+    moves: list[int] = field(default_factory=list)
+    players: list[int] = field(default_factory=list)
+    """Who made each move (0 or 1)."""
+    state: State | None = None
+    again: bool = False
+    """The last move gave its player another turn."""
+
+    @property
+    def now(self) -> State:
+        return self.start if self.state is None else self.state
+
+
+# --- reading a request ---------------------------------------------------------------------
+
+
+def read_game(data: dict[str, Any]) -> tuple[GamePlugin, Any, dict[str, Any]]:
+    """The plugin named by ``game``, its game built from ``options``, and every option's
+    value (the defaults for those not given) as JSON values."""
+    name = data.get("game")
+    if not isinstance(name, str) or not name or len(name) > 60:
+        raise BadInput("game must be the name of an installed game (GET /api/games lists them)")
+    try:
+        spec = plugin(name)
+    except UnknownGame as e:
+        raise BadInput(str(e), 404) from None
+    if spec.kind != GAME:
+        raise BadInput(f"{name} is a puzzle, not a two-player game: it has a page of its own")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise BadInput("options must be an object: {option name: value}")
+    try:
+        game = spec.make(**options)
+        values = {
+            o.name: o.default if options.get(o.name) is None else o.convert(options[o.name])
+            for o in spec.options
+        }
+    except (GameError, ValueError) as e:
+        raise BadInput(_line(e)) from None
+    return spec, game, {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+
+
+def read_setup(data: dict[str, Any]) -> Setup:
+    """The game of a request with its starting ``position`` (text, optional) and the
+    ``moves`` played from it, each checked; BadInput names the first illegal one."""
+    spec, game, values = read_game(data)
+    start_text = ""
+    if data.get("position") is not None:
+        start_text = text(data, "position", MAX_POSITION).strip()
+    try:
+        start = parse_position(game, start_text) if start_text else game.initial_state()
+    except GameError as e:
+        raise BadInput(f"position: {_line(e)}") from None
+    setup = Setup(spec, game, values, start_text, start)
+    for k, move in enumerate(int_list(data, "moves", -MOVE_LIMIT, MOVE_LIMIT, MAX_MOVES), 1):
+        _advance(setup, move, f"move {k}")
+    return setup
+
+
+def _advance(setup: Setup, move: int, label: str) -> None:
+    """Play ``move`` in ``setup`` after checking that it is legal."""
+    game, state = setup.game, setup.now
+    if _over(game, state):
+        raise BadInput(f"{label} ({move}) comes after the end of the game")
+    legal = game.legal_moves(state)
+    if move not in legal:
+        shown = " ".join(game.format_move(m) for m in legal[:SHOWN_LEGAL])
+        more = f" ... ({len(legal)} moves)" if len(legal) > SHOWN_LEGAL else ""
+        raise BadInput(f"{label} ({move}) is not a legal move there; legal: {shown}{more}")
+    setup.players.append(game.to_move(state))
+    setup.state, setup.again = game.play(state, move)
+    setup.moves.append(move)
+
+
+def _over(game: Any, state: State) -> bool:
+    return game.outcome(state) is not None or not game.legal_moves(state)
+
+
+def _line(e: Exception) -> str:
+    words = str(e).strip()
+    return words.splitlines()[0] if words else "bad input"
+
+
+# --- describing a position -----------------------------------------------------------------
+
+
+def player_name(spec: GamePlugin, player: int) -> str:
+    """A player's name for a sentence: ``A``, ``first player``, ``player 1``."""
+    name = spec.player_names[player]
+    return f"player {name}" if name.isdigit() else name
+
+
+def result_text(spec: GamePlugin, game: Any, state: State) -> str | None:
+    """The end of the game in words (None while it goes on)."""
+    result = game.outcome(state)
+    if result is None:
+        return None if game.legal_moves(state) else "No legal move: the game stops here."
+    if result == 0:
+        return "The game is a draw."
+    mover = game.to_move(state)
+    winner = mover if result > 0 else 1 - mover
+    name = player_name(spec, winner)
+    return f"{name[0].upper()}{name[1:]} wins (margin {abs(result)})."
+
+
+def position_text(setup: Setup) -> str:
+    """The position as text the page can show and send back as ``position``: the game's
+    notation, else the moves from the start."""
+    game = setup.game
+    if isinstance(game, PositionNotation):
+        return game.format_position(setup.now)
+    words = [] if setup.start_text in ("", "start") else [setup.start_text]
+    words += [game.format_move(m) for m in setup.moves]
+    return " ".join(words) or "start"
+
+
+def board_text(game: Any, state: State) -> str:
+    """The game's text board (its ``render``) as plain text."""
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    console.print(game.render(state))
+    return out.getvalue().rstrip()
+
+
+def describe(setup: Setup) -> dict[str, Any]:
+    """What the page shows of the position (see the module docstring)."""
+    spec, game, state = setup.spec, setup.game, setup.now
+    over = _over(game, state)
+    mover = None if over else game.to_move(state)
+    drawing = isinstance(game, Drawing)
+    return {
+        "game": spec.name,
+        "title": spec.title,
+        "options": setup.options,
+        "position": setup.start_text,
+        "moves": [
+            {"move": m, "text": game.format_move(m), "player": p}
+            for m, p in zip(setup.moves, setup.players, strict=True)
+        ],
+        "svg": str(game.svg(state)) if drawing else None,
+        "board": None if drawing else board_text(game, state),
+        "text": position_text(setup),
+        "legal": [] if over else [{"move": m, "text": game.format_move(m)} for m in _legal(setup)],
+        "to_move": mover,
+        "player": None if mover is None else player_name(spec, mover),
+        "over": over,
+        "result_text": result_text(spec, game, state),
+        "again": bool(setup.again and not over),
+    }
+
+
+def _legal(setup: Setup) -> list[int]:
+    return list(setup.game.legal_moves(setup.now))
+
+
+def position(data: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/games/{game}/position``: the position of a request."""
+    return describe(read_setup(data))
+
+
+def move(data: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/games/{game}/move``: the position after ``move`` (a protocol move) or
+    ``move_text`` (the game's notation, as typed)."""
+    setup = read_setup(data)
+    if _over(setup.game, setup.now):
+        raise BadInput("the game is over: there is no move to play")
+    if data.get("move_text") is not None:
+        typed = text(data, "move_text", 200)
+        try:
+            chosen = setup.game.parse_move(typed, setup.now)
+        except GameError as e:
+            raise BadInput(_line(e)) from None
+    else:
+        chosen = whole(data, "move", -MOVE_LIMIT, MOVE_LIMIT)
+    _advance(setup, chosen, "the move")
+    return describe(setup)
+
+
+# --- the program: its move, a hint, an analysis (jobs) --------------------------------------
+
+_LOCKS: dict[Any, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def search_lock(game: Any) -> threading.Lock:
+    """One lock a game (by its options): the compiled engine keeps one workspace a game,
+    which two searches at once would share, so searches of one game take turns."""
+    try:
+        key: Any = (type(game), game)
+        hash(key)
+    except TypeError:  # an unhashable game has no shared engine
+        key = id(game)
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
+def read_level(data: dict[str, Any]) -> dict[str, Any]:
+    """:func:`think`'s ``seconds`` and ``depth`` from ``level`` (easy, medium, strong,
+    perfect) or ``seconds``."""
+    level = choice(data, "level", tuple(LEVELS), "strong")
+    if data.get("seconds") is not None:
+        return {"depth": None, "seconds": number(data, "seconds", 0.0, MAX_TIME)}
+    return dict(LEVELS[level])
+
+
+def _searching(setup: Setup, job: Job, work: Callable[[Callable[[], bool]], Any]) -> Any:
+    """Run ``work(stop)`` for ``setup``'s game as the job's search: after the searches of
+    the same game before it, stopped by the job's Cancel (``stop`` reads it; a compiled
+    search is aborted at once)."""
+    game = setup.game
+    lock = search_lock(game)
+    job.report(stage="waiting for another search of this game")
+    while not lock.acquire(timeout=0.1):
+        job.check()
+    searcher = None
+    try:
+        if numba_ready(game):
+            job.report(stage="loading the compiled engine")
+            from boardgames.core.strategies import numba_searcher
+
+            searcher = numba_searcher(game)
+            searcher.ws.resume()  # a cancel that came late for an earlier search
+            job.on_cancel = searcher.ws.abort
+        job.report(stage="thinking")  # and a cancel that came before the hook: stop here
+        return work(lambda: job.cancelled)
+    except SearchCancelled:
+        raise Cancelled from None
+    finally:
+        job.on_cancel = None
+        if searcher is not None:
+            searcher.ws.resume()
+        lock.release()
+
+
+def answer_json(setup: Setup, answer: Answer) -> dict[str, Any]:
+    """An :class:`Answer` for the page: ``move`` (the protocol move) and ``text`` (its
+    notation), the value in words (``value_text``: exact or a bound), how it was found."""
+    out = answer.as_json(setup.game)
+    out["text"] = out["move"]
+    out["move"] = answer.move
+    out["how"] = answer.how()
+    player = setup.game.to_move(setup.now)
+    out["player"] = player
+    out["player_name"] = player_name(setup.spec, player)
+    return out
+
+
+def _think(setup: Setup, job: Job, level: dict[str, Any]) -> Answer:
+    answer: Answer = _searching(
+        setup, job, lambda stop: think(setup.game, setup.now, stop=stop, **level)
+    )
+    return answer
+
+
+def _ready(data: dict[str, Any]) -> tuple[Setup, dict[str, Any]]:
+    setup = read_setup(data)
+    if _over(setup.game, setup.now):
+        raise BadInput("the game is over: there is no move to choose")
+    return setup, read_level(data)
+
+
+def prepare_program(data: dict[str, Any]) -> Callable[[Job], Any]:
+    """The program's move for the side to move, and the position after it."""
+    setup, level = _ready(data)
+
+    def work(job: Job) -> dict[str, Any]:
+        answer = _think(setup, job, level)
+        job.check()
+        assert answer.move is not None
+        out = answer_json(setup, answer)
+        late = "; it overran its time" if answer.overran else ""
+        out["said"] = (
+            f"{_capital(out['player_name'])} plays {out['text']} (value {out['value_text']}; "
+            f"{out['how']}, {answer.seconds:.2f} s{late})."
+        )
+        _advance(setup, answer.move, "the program's move")
+        out["position"] = describe(setup)
+        return out
+
+    return work
+
+
+def prepare_hint(data: dict[str, Any]) -> Callable[[Job], Any]:
+    """The program's advice for the side to move, worded as ``boardgames play``'s hint."""
+    setup, level = _ready(data)
+
+    def work(job: Job) -> dict[str, Any]:
+        answer = _think(setup, job, level)
+        job.check()
+        out = answer_json(setup, answer)
+        line = " ".join(out["pv"][:8])
+        out["said"] = (
+            f"Hint: {out['text']} (value {out['value_text']} for {out['player_name']}; "
+            f"{out['how']})." + (f" Line: {line}." if len(out["pv"]) > 1 else "")
+        )
+        return out
+
+    return work
+
+
+def prepare_analyse(data: dict[str, Any]) -> Callable[[Job], Any]:
+    """The ``top`` best moves, each valued by its own search (the time shared)."""
+    setup, level = _ready(data)
+    top = whole(data, "top", 1, MAX_TOP, 3)
+    seconds = level["seconds"] or 1.0
+
+    def work(job: Job) -> dict[str, Any]:
+        found = _searching(
+            setup,
+            job,
+            lambda stop: candidates(setup.game, setup.now, seconds=seconds, top=top, stop=stop),
+        )
+        job.check()
+        rows = [
+            {**answer_json(setup, a), "move": m, "text": setup.game.format_move(m)}
+            for m, a in found
+        ]
+        best = rows[0]
+        return {
+            "moves": rows,
+            "said": f"Best for {best['player_name']}: {best['text']} (value {best['value_text']}).",
+        }
+
+    return work
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+# --- the list of games -----------------------------------------------------------------------
+
+
+def catalogue(extras: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``GET /api/games``: every installed game as the page builds its forms from it."""
+    games = []
+    for name, spec in plugins().items():
+        games.append(
+            {
+                "name": name,
+                "title": spec.title,
+                "kind": spec.kind,
+                "summary": spec.summary,
+                "player_names": list(spec.player_names),
+                "examples": list(spec.examples),
+                "options": [
+                    {
+                        "name": o.name,
+                        "kind": o.kind,
+                        "default": list(o.default) if isinstance(o.default, tuple) else o.default,
+                        "help": o.help,
+                        "low": o.low,
+                        "high": o.high,
+                        "choices": list(o.choices),
+                    }
+                    for o in spec.options
+                ],
+                "capabilities": _capabilities(spec),
+                "extras": extras.get(name),
+            }
+        )
+    return {"games": games, "levels": list(LEVELS)}
+
+
+def _capabilities(spec: GamePlugin) -> list[str]:
+    listed = [c for c, path in (("kernels", spec.kernels), ("solver", spec.solver),
+              ("commands", spec.cli)) if path]  # fmt: skip
+    if spec.kind != GAME:
+        return listed
+    try:
+        return capabilities(spec.make())
+    except Exception:  # a game that cannot be built is listed, with what its plugin says
+        return listed

@@ -1,0 +1,389 @@
+"""The generic Play API (``/api/games/...``): every registered two-player game, from its
+plugin alone. A new game is checked by registering it."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import time
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from boardgames.core.capabilities import Drawing, capabilities, format_position
+from boardgames.core.engine import LEVELS
+from boardgames.core.protocol import describe_score
+from boardgames.core.registry import plugins, two_player
+from tests.web.conftest import Client, make_client
+
+GAMES = sorted(two_player())
+
+
+def url(name: str, what: str) -> str:
+    return f"/api/games/{name}/{what}"
+
+
+def post_ok(client: Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(path, body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def run_job(client: Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    started = client.post(path, body)
+    assert started.status_code == 202, started.text
+    return client.wait(started.json()["job"])
+
+
+def marked_moves(svg: str) -> set[int]:
+    root = ET.fromstring(svg)
+    return {int(e.get("data-move")) for e in root.iter() if e.get("data-move") is not None}  # type: ignore[arg-type]
+
+
+# --- the list of games -------------------------------------------------------------------------
+
+
+def test_the_list_of_games_is_the_registry(app_client: Client) -> None:
+    listed = app_client.get("/api/games")
+    assert listed.status_code == 200, listed.text
+    body = listed.json()
+    assert [g["name"] for g in body["games"]] == list(plugins())
+    assert body["levels"] == list(LEVELS)
+    for entry in body["games"]:
+        spec = plugins()[entry["name"]]
+        assert entry["title"] == spec.title and entry["kind"] == spec.kind
+        assert entry["player_names"] == list(spec.player_names)
+        assert [o["name"] for o in entry["options"]] == [o.name for o in spec.options]
+        for o, option in zip(entry["options"], spec.options, strict=True):
+            assert (o["kind"], o["low"], o["high"], o["help"]) == (
+                option.kind, option.low, option.high, option.help,
+            )  # fmt: skip
+        if spec.kind == "game":
+            assert entry["capabilities"] == capabilities(spec.make())
+        if spec.web is None:
+            assert entry["extras"] is None
+            continue
+        extras = entry["extras"]
+        assert extras["api"] == f"/api/{spec.name}/" and extras["scripts"]
+        for script in extras["scripts"] + extras["styles"]:  # the game's files are served
+            assert app_client.get(script).status_code == 200, script
+
+
+def test_the_page_holds_the_extras_tabs_and_scripts(app_client: Client) -> None:
+    page = app_client.get("/").text
+    assert "<!-- extras:" not in page
+    assert 'data-tab="play"' in page and '<section id="play"' in page
+    listed = app_client.get("/api/games").json()["games"]
+    for entry in listed:
+        if entry["extras"] is None:
+            continue
+        for tab in entry["extras"]["tabs"]:
+            assert f'<button data-tab="{tab["id"]}">{tab["label"]}</button>' in page
+            assert f'<section id="{tab["id"]}" class="page">' in page
+        for script in entry["extras"]["scripts"]:
+            assert f'<script src="{script}"></script>' in page
+
+
+# --- positions and moves, over every game ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_random_game_through_the_api(app_client: Client, name: str) -> None:
+    """Random legal moves sent one by one to ``/move`` reach the library's own position;
+    every answer lists the legal moves, and its SVG marks exactly them."""
+    game = two_player()[name].make()
+    rng = random.Random(7)
+    pos = post_ok(app_client, url(name, "position"), {})
+    state = game.initial_state()
+    moves: list[int] = []
+    while True:
+        legal = game.legal_moves(state)
+        assert [m["move"] for m in pos["legal"]] == legal
+        assert [m["text"] for m in pos["legal"]] == [game.format_move(m) for m in legal]
+        assert [m["move"] for m in pos["moves"]] == moves
+        assert pos["text"] == format_position(game, state, moves)
+        if isinstance(game, Drawing):
+            assert pos["board"] is None and marked_moves(pos["svg"]) == set(legal)
+        else:
+            assert pos["svg"] is None and pos["board"]
+        if not legal or len(moves) >= 300:
+            break
+        assert not pos["over"] and pos["to_move"] == game.to_move(state)
+        move = rng.choice(legal)
+        pos = post_ok(app_client, url(name, "move"), {"moves": moves, "move": move})
+        state, _ = game.play(state, move)
+        moves.append(move)
+    if not legal:
+        assert pos["over"] and pos["to_move"] is None and pos["result_text"]
+    # the whole game sent at once is the same position
+    again = post_ok(app_client, url(name, "position"), {"moves": moves})
+    assert again == pos
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_move_typed_in_the_games_notation(app_client: Client, name: str) -> None:
+    game = two_player()[name].make()
+    state = game.initial_state()
+    move = game.legal_moves(state)[-1]
+    pos = post_ok(app_client, url(name, "move"), {"move_text": game.format_move(move)})
+    assert [m["move"] for m in pos["moves"]] == [move]
+
+
+@pytest.mark.parametrize("name", [n for n in GAMES if two_player()[n].examples])
+def test_a_start_position_from_the_examples(app_client: Client, name: str) -> None:
+    from boardgames.core.capabilities import parse_position
+
+    spec = two_player()[name]
+    game = spec.make()
+    for example in spec.examples:
+        pos = post_ok(app_client, url(name, "position"), {"position": example})
+        state = parse_position(game, example) if example.strip() else game.initial_state()
+        assert [m["move"] for m in pos["legal"]] == game.legal_moves(state)
+        assert pos["position"] == example.strip()
+
+
+def test_options_reach_the_game(app_client: Client) -> None:
+    pos = post_ok(app_client, url("nim", "position"), {"options": {"rows": "1 2", "misere": True}})
+    assert pos["options"] == {"rows": [1, 2], "misere": True}
+    assert len(pos["legal"]) == 3 and pos["text"] == "1 2"
+    pos = post_ok(app_client, url("kalah", "position"), {"options": {"pits": 3, "seeds": "2"}})
+    assert pos["options"] == {"pits": 3, "seeds": 2, "rules": "classic"}
+    assert [m["move"] for m in pos["legal"]] == [0, 1, 2]
+
+
+def test_an_extra_turn_is_said(app_client: Client) -> None:
+    """Kalah's sowing into the store: the same player moves again."""
+    pos = post_ok(app_client, url("kalah", "move"), {"move": 0})
+    assert pos["again"] and pos["to_move"] == 0 and pos["moves"][0]["player"] == 0
+
+
+def test_the_end_of_a_game_in_words(app_client: Client) -> None:
+    pos = post_ok(app_client, url("nim", "position"), {"options": {"rows": "2"}, "moves": [2]})
+    assert pos["over"] and pos["legal"] == [] and pos["player"] is None
+    assert pos["result_text"] == "First player wins (margin 1)."
+
+
+# --- the program, the hint, the analysis -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_program_moves_and_the_position_follows(app_client: Client, name: str) -> None:
+    game = two_player()[name].make()
+    result = run_job(app_client, url(name, "program"), {"level": "easy"})
+    assert result["state"] == "done", result
+    answer = result["result"]
+    assert answer["move"] in game.legal_moves(game.initial_state())
+    assert answer["text"] == game.format_move(answer["move"])
+    assert answer["value_text"] == describe_score(answer["value"], answer["exact"])
+    assert answer["said"].endswith(" s).") and answer["text"] in answer["said"]
+    assert [m["move"] for m in answer["position"]["moves"]] == [answer["move"]]
+
+
+def test_a_hint_in_the_engines_words(app_client: Client) -> None:
+    """Nim 1 2 3 is lost for the mover: the exact value says so, with no 'at least'."""
+    body = {"options": {"rows": "1 2 3"}, "level": "strong"}
+    answer = run_job(app_client, url("nim", "hint"), body)["result"]
+    assert answer["exact"] and answer["value_text"].startswith("loss by ")
+    assert "at least" not in answer["value_text"]
+    assert re.fullmatch(r"Hint: \d+ \d+ \(value loss by \d+.*", answer["said"]), answer["said"]
+    # a depth-limited search of a won line is a bound, and says so
+    kalah = run_job(app_client, url("kalah", "hint"), {"level": "easy"})["result"]
+    assert kalah["depth"] == 1 and not kalah["exact"]
+    assert kalah["value_text"] == describe_score(kalah["value"], False)
+
+
+def test_the_analysis_lists_the_best_moves(app_client: Client) -> None:
+    body = {"options": {"rows": "3 4 5"}, "level": "strong", "top": 2}
+    answer = run_job(app_client, url("nim", "analyse"), body)["result"]
+    rows = answer["moves"]
+    assert len(rows) == 2 and rows[0]["value"] >= rows[1]["value"]
+    assert rows[0]["text"] == "1 2"  # Bouton: take 2 from row 1 (3 -> 1, nim-sum 0)
+    assert answer["said"].startswith("Best for first player: 1 2 ")
+
+
+def test_cancel_stops_the_program_within_a_second_and_it_plays_on(app_client: Client) -> None:
+    """The perfect level thinks up to 10 s on Kalah's start; Cancel ends it at once."""
+    started = app_client.post(url("kalah", "program"), {"level": "perfect"})
+    job_id = started.json()["job"]
+    deadline = time.monotonic() + 30
+    while app_client.get(f"/api/jobs/{job_id}").json()["progress"].get("stage") != "thinking":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    answer = app_client.post(f"/api/jobs/{job_id}/cancel").json()
+    assert answer["state"] == "cancelled", answer
+    assert time.monotonic() - t0 < 1.0
+    assert app_client.web.jobs.running() == []
+    # the engine is not left stopped: the next search answers as usual
+    again = run_job(app_client, url("kalah", "program"), {"seconds": 0.2})
+    assert again["state"] == "done" and again["result"]["move"] in range(6)
+
+
+def test_one_search_of_a_game_at_a_time() -> None:
+    """Two searches of the same game take turns (the compiled engine keeps one workspace
+    a game); both answer."""
+    client, web = make_client()
+    c = Client(client, web)
+    try:
+        jobs = [c.post(url("kalah", "program"), {"seconds": 0.3}).json()["job"] for _ in range(2)]
+        results = [c.wait(j) for j in jobs]
+        assert [r["state"] for r in results] == ["done", "done"]
+    finally:
+        web.jobs.close()
+        client.close()
+
+
+# --- the page's extras: loaded from the registry -----------------------------------------------
+
+
+def test_a_broken_extras_plugin_is_one_line_and_the_page_works(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+
+    import boardgames.web.app as app
+
+    real = plugins()
+    broken = {
+        **real,
+        "nim": dataclasses.replace(real["nim"], web="boardgames.no_such_module:WEB"),
+        "kalah": dataclasses.replace(real["kalah"], web="boardgames.kalah.game:Kalah"),
+    }
+    monkeypatch.setattr(app, "plugins", lambda: broken)
+    client, web = make_client()
+    try:
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 2 and all(
+            line.startswith("Warning: the web extras of game") for line in err
+        )
+        assert [name for name, _ in web.extras] == [
+            n for n in real if real[n].web and n not in ("nim", "kalah")
+        ]
+        assert client.get("/").status_code == 200
+        assert (
+            client.post(
+                "/api/nim/position", json={}, headers={"Origin": "http://127.0.0.1:8765"}
+            ).status_code
+            == 404
+        )
+        pos = client.post(
+            url("nim", "position"), json={}, headers={"Origin": "http://127.0.0.1:8765"}
+        )
+        assert pos.status_code == 200
+    finally:
+        web.jobs.close()
+        client.close()
+
+
+def test_extras_without_their_files_are_left_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    """An install that lost a game's static files (no package data) still serves the
+    page, without that game's tabs."""
+    import dataclasses
+
+    import boardgames.web.app as app
+
+    real = plugins()
+    kept = dict(real)
+    for k, name in enumerate(n for n in real if real[n].web):
+        extras = app.load(real[name].web)
+        folder = tmp_path / name
+        folder.mkdir()
+        if k == 0:
+            folder = tmp_path / "nowhere"  # no folder at all
+        fake = dataclasses.replace(extras, static=folder)
+        module = type(sys)(f"fake_extras_{name}")
+        module.WEB = fake  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        kept[name] = dataclasses.replace(real[name], web=f"{module.__name__}:WEB")
+    monkeypatch.setattr(app, "plugins", lambda: kept)
+    capsys.readouterr()
+    client, web = make_client()
+    try:
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == sum(1 for n in real if real[n].web) and web.extras == []
+        assert all(" lack " in line for line in err), err
+        page = client.get("/")
+        assert page.status_code == 200 and 'data-tab="play"' in page.text
+    finally:
+        web.jobs.close()
+        client.close()
+
+
+def test_the_body_cap_is_the_largest_any_extras_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    import boardgames.web.app as app
+    from boardgames.web.security import MAX_BODY
+
+    real = app.load_extras()
+    bigger = [(name, dataclasses.replace(e, max_body=3 * MAX_BODY)) for name, e in real[:1]]
+    monkeypatch.setattr(app, "load_extras", lambda: bigger + real[1:])
+    client, web = make_client()
+    try:
+        assert web.max_body == 3 * MAX_BODY
+        origin = {"Origin": "http://127.0.0.1:8765", "Content-Type": "application/json"}
+        body = b'{"pad": "' + b" " * (2 * MAX_BODY) + b'"}'
+        answer = client.post(url("nim", "position"), content=body, headers=origin)
+        assert answer.status_code == 200  # within the raised cap
+        answer = client.post(url("nim", "position"), content=body * 2, headers=origin)
+        assert answer.status_code == 413
+    finally:
+        web.jobs.close()
+        client.close()
+
+
+class PlainNim:
+    """Nim without its drawing: the page shows its text board and the legal moves."""
+
+    name = "nim"
+
+    def __init__(self, **options: Any) -> None:
+        from boardgames.nim.game import Nim
+
+        self.inner = Nim(**options)
+        self.rows = self.inner.rows
+
+    def initial_state(self) -> Any:
+        return self.inner.initial_state()
+
+    def to_move(self, state: Any) -> int:
+        return self.inner.to_move(state)
+
+    def legal_moves(self, state: Any) -> list[int]:
+        return self.inner.legal_moves(state)
+
+    def play(self, state: Any, move: int) -> Any:
+        return self.inner.play(state, move)
+
+    def outcome(self, state: Any) -> int | None:
+        return self.inner.outcome(state)
+
+    def format_move(self, move: int) -> str:
+        return self.inner.format_move(move)
+
+    def parse_move(self, text: str, state: Any) -> int:
+        return self.inner.parse_move(text, state)
+
+    def render(self, state: Any) -> Any:
+        return self.inner.render(state)
+
+
+def test_a_game_without_a_drawing_gets_its_text_board(
+    app_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    import boardgames.web.play as web_play
+
+    plain = dataclasses.replace(plugins()["nim"], factory=f"{__name__}:PlainNim")
+    monkeypatch.setattr(web_play, "plugin", lambda name: plain)
+    pos = post_ok(app_client, url("nim", "position"), {"options": {"rows": "1 2"}, "moves": [1]})
+    assert pos["svg"] is None and pos["legal"] == [{"move": 65537, "text": "2 1"},
+                                                   {"move": 65538, "text": "2 2"}]  # fmt: skip
+    assert pos["board"].splitlines()[1:] == ["  1  ○         0", "  2  ● ●       2"]
+    assert pos["text"] == "1 1"  # no position notation: the moves from the start
