@@ -130,6 +130,26 @@ def test_a_closed_standard_error_changes_nothing(args: list[str]) -> None:
     assert closed.stdout == plain.stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["analyse", "nim", "zz"], 2),
+        (["queens", "count", "-n", "99"], 2),
+        (["kalah", "analyse", "--pits", "99"], 2),
+        (["games", "--json"], 0),
+    ],
+    ids=["bad-position", "bad-n", "bad-pits", "fine"],
+)
+@pytest.mark.parametrize("stderr", ["2>&-", "2>/dev/full"], ids=["closed", "full"])
+def test_a_stderr_that_cannot_be_written_keeps_the_documented_status(
+    args: list[str], status: int, stderr: str
+) -> None:
+    """Round 4: with stderr on a full device the one-line error failed to be written and the
+    status became 1; the message is dropped and the status stays the documented one."""
+    r = shell(f"$BG {words(args)} {stderr}")
+    assert r.returncode == status, r.stdout
+
+
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1251"])
 @pytest.mark.parametrize(
     "args",
