@@ -54,12 +54,23 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             run_comparison,
         )
         from boardgames.core.console import make_console, print_json
+        from boardgames.core.engine import numba_ready
         from boardgames.core.progress import Progress, interruptible, stopped_message
         from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES
 
         game = make_game(spec, options)
         have = ENGINES if spec.kernels else ("python",)
-        chosen_engines = parse_choice_list(engines or ",".join(have), have, "engine")
+        default = have
+        if spec.kernels and not engines and not numba_ready(game):
+            default = ("python",)  # a fresh machine answers now; numba compiles aside
+            make_console(stderr=True).print(
+                "Note: the numba kernels are not compiled on this machine yet: the python "
+                "engine only (they compile in the background for the next run; "
+                "--engines python,numba compiles them now).",
+                highlight=False,
+                soft_wrap=True,
+            )
+        chosen_engines = parse_choice_list(engines or ",".join(default), have, "engine")
         chosen = parse_choice_list(
             strategies or ",".join(EXACT_STRATEGIES), EXACT_STRATEGIES, "strategy"
         )
@@ -81,8 +92,8 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             console = make_console()
             title = f"{spec.title}: {len(states)} positions, depth {depth}"
             console.print(comparison_table(rows, title))
-            for note in notes:
-                console.print(f"Not run: {note}.", highlight=False)
+            if notes and engines:  # pairs the user asked for that do not exist
+                console.print(f"Not run: {'; '.join(notes)}.", highlight=False)
             if not problems:
                 console.print("All exact strategies agree.", highlight=False)
         if problems:
