@@ -11,7 +11,7 @@ import click
 
 from boardgames.cli.games import GameGroup, make_game
 from boardgames.cli.options import json_option
-from boardgames.cli.play import level_options, thinking
+from boardgames.cli.play import level_options, think_shown, thinking
 from boardgames.core.registry import GamePlugin
 
 
@@ -48,7 +48,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
     ) -> None:  # fmt: skip
         from boardgames.core.capabilities import Drawing, format_position, parse_position
         from boardgames.core.console import make_console, print_json
-        from boardgames.core.engine import candidates, think
+        from boardgames.core.engine import candidates
         from boardgames.core.files import check_output, write_atomic
 
         check_output("--svg", svg_path)
@@ -75,7 +75,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
             console.print(f"The game is over: {mover}, to move, has {word} (margin {abs(over)}).")
             return
         kw = thinking(level, seconds, depth)
-        answer = think(game, state, **kw)
+        answer = think_shown(game, state, kw)
         report.update(answer.as_json(game))
         tops = []
         if top > 1:

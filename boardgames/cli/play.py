@@ -26,7 +26,7 @@ def level_options(f: Any) -> Any:
     f = click.option(
         "--time",
         "seconds",
-        type=click.FloatRange(0.05, 600),
+        type=click.FloatRange(0.05, 86400),
         default=None,
         help="Seconds the program thinks a move (overrides --level).",
     )(f)
@@ -49,6 +49,32 @@ def thinking(level: str, seconds: float | None, depth: int | None) -> dict[str, 
     if seconds is not None:
         return {"depth": None, "seconds": seconds}
     return dict(LEVELS[level])
+
+
+def think_shown(game: Any, state: Any, think: dict[str, Any]) -> Any:
+    """The program's answer (:func:`boardgames.core.engine.think`), with a progress line on
+    stderr while it thinks for more than a second and a one-line stop on Ctrl-C."""
+    import time
+
+    from boardgames.core.console import make_console
+    from boardgames.core.engine import think as engine_think
+    from boardgames.core.progress import Progress, interruptible, stopped_message
+
+    seconds, depth = think.get("seconds"), think.get("depth")
+    label = f"Searching to depth {depth}" if depth is not None else "Thinking"
+    total = None if depth is not None else seconds
+    bar = Progress(label, total, "s" if total else "", console=make_console(stderr=True))
+    t0 = time.perf_counter()
+
+    def tick() -> bool:
+        bar.update(round(time.perf_counter() - t0, 1))
+        return False
+
+    def stopped() -> str:
+        return stopped_message(time.perf_counter() - t0, extra=": no move was chosen")
+
+    with bar, interruptible(stopped):
+        return engine_think(game, state, stop=tick, **think)
 
 
 def _outcome_text(game: Any, spec: GamePlugin, state: Any) -> str:
@@ -119,9 +145,7 @@ class Session:
         return words
 
     def program_move(self) -> int:
-        from boardgames.core.engine import think
-
-        answer = think(self.game, self.state, **self.think)
+        answer = think_shown(self.game, self.state, self.think)
         player = self.spec.player_names[self.game.to_move(self.state)]
         assert answer.move is not None
         exact = " (exact)" if answer.exact else ""
@@ -136,7 +160,6 @@ class Session:
     def human_move(self) -> int | None:
         """The person's move; None to quit. Hint and undo are handled here."""
         from boardgames.core.console import ask
-        from boardgames.core.engine import think
         from boardgames.core.protocol import GameError
 
         player = self.spec.player_names[self.game.to_move(self.state)]
@@ -153,7 +176,7 @@ class Session:
                 self.show()
                 return self.human_move()
             if word in ("h", "hint"):
-                a = think(self.game, self.state, **self.think)
+                a = think_shown(self.game, self.state, self.think)
                 assert a.move is not None
                 self.say(f"Hint: {self.game.format_move(a.move)} (value {a.value_text()}).")
                 continue

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from boardgames.core.protocol import (
     Game,
@@ -36,6 +35,8 @@ from boardgames.core.protocol import (
 )
 from boardgames.core.registry import capability, plugin_of
 from boardgames.core.search import SearchStopped, alphabeta_tt
+
+T = TypeVar("T")
 
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"depth": 1, "seconds": None},
@@ -190,8 +191,9 @@ def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer |
 
         searcher = numba_searcher(game)
         searcher.ws.clear_heuristics(table=True)
-        with _abort_when(searcher.ws, stop):
-            r, stopped = searcher.limited("mtdf", state, searcher.K.DEPTH_INF, 2**62)
+        r, stopped = _aborting(
+            searcher.ws, stop, lambda: searcher.limited("mtdf", state, searcher.K.DEPTH_INF, 2**62)
+        )
         if stopped:
             return None
         r.exact, r.depth = True, None
@@ -268,14 +270,17 @@ def _think_numba(
     from boardgames.core.strategies import numba_searcher
 
     searcher = numba_searcher(game)
-    with _abort_when(searcher.ws, asked):
-        return _deepen_numba(searcher, state, depth, budget, asked, t0)
+    return _aborting(
+        searcher.ws, asked, lambda: _deepen_numba(searcher, state, depth, budget, asked, t0)
+    )
 
 
-@contextmanager
-def _abort_when(ws: Any, asked: Callable[[], bool]) -> Iterator[None]:
-    """While the block runs, a watcher thread asks ``asked`` every 20 ms and aborts the
-    kernel searching on ``ws`` when it says so (the kernel holds this thread)."""
+def _aborting(ws: Any, asked: Callable[[], bool], work: Callable[[], T]) -> T:
+    """``work()`` (numba searches on the workspace ``ws``) in a worker thread, aborted
+    within 20 ms when ``asked`` says to stop or Ctrl-C arrives (a kernel holds its thread:
+    this one stays free to see both). The workspace is usable again afterwards."""
+    from boardgames.core.progress import run_in_thread
+
     done = threading.Event()
 
     def watch() -> None:
@@ -287,7 +292,7 @@ def _abort_when(ws: Any, asked: Callable[[], bool]) -> Iterator[None]:
     watcher = threading.Thread(target=watch, name="stop-watch", daemon=True)
     watcher.start()
     try:
-        yield
+        return run_in_thread(work, stop=ws.abort)
     finally:
         done.set()
         watcher.join()

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
+from boardgames.core.registry import two_player
 from boardgames.kalah.exact import endgame, tablefile
 from tests.helpers import EXIT_LIMIT, check_clean_stop, interrupt
 
@@ -259,3 +260,28 @@ def test_ctrl_c_during_a_compile_is_a_clean_stop(tmp_path: Path) -> None:
         assert seconds <= EXIT_LIMIT, (seed, seconds)
         assert "Traceback" not in text and "Exception ignored" not in text, (seed, text)
         assert err.decode().strip().splitlines()[-1].startswith("Stopped"), (seed, text)
+
+
+@pytest.mark.parametrize("name", sorted(two_player()))
+def test_generic_analyse_for_an_hour_shows_progress_and_stops(name: str, tmp_path: Path) -> None:
+    """Every registered game's analysis: progress on stderr, Ctrl-C within a second."""
+    big = [
+        word
+        for o in two_player()[name].options
+        if o.kind == "ints"  # Nim's rows: a setup too big to solve in the first second
+        for word in (o.flag, " ".join([str(o.high)] * 6))
+    ]
+    run = interrupt(["analyse", name, *big, "--time", "3600"], "Thinking: ", tmp_path)
+    check_clean_stop(run)
+    assert run.stderr.splitlines()[-1].endswith(": no move was chosen.")
+    assert run.stdout.strip() == "" or "Best move" not in run.stdout
+
+
+def test_generic_play_stops_while_the_program_thinks_and_keeps_the_record(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "game.txt"
+    args = ["play", sorted(two_player())[0], "--first", "program", "--second", "program"]
+    run = interrupt([*args, "--time", "3600", "--record", str(record)], "Thinking: ", tmp_path)
+    check_clean_stop(run)
+    assert record.read_text().startswith("# boardgames play ")
