@@ -19,7 +19,7 @@ KALAH_LAYERS = (
     ("boardgames.kalah.exact",),
     ("boardgames.kalah.play",),
     ("boardgames.kalah.jobs", "boardgames.kalah.analysis"),
-    ("boardgames.kalah.cli", "boardgames.kalah.web"),
+    ("boardgames.kalah.cli", "boardgames.kalah.web", "boardgames.kalah.envs"),
 )
 SHARED = ("core", "cli", "web", "envs")
 """The shared layers: they reach games only through the registry, never by import."""

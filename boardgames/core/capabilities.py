@@ -126,7 +126,8 @@ def require(game: Any, name: str, feature: str) -> None:
     """Raise :class:`MissingCapability` (one line) unless ``game`` offers ``name``."""
     if name not in capabilities(game):
         raise MissingCapability(
-            f"{game.name} has no {CAPABILITIES.get(name, name)} ({name}), which {feature} needs"
+            f"{game.name} lacks the '{name}' capability ({CAPABILITIES.get(name, name)}), "
+            f"which {feature} needs"
         )
 
 

@@ -132,7 +132,10 @@ class GamePlugin:
       scripts, routes under ``/api/<name>/``), a :class:`boardgames.web.extras.WebExtras`;
       the generic Play tab needs none;
     - ``cache``: the game's own files in the cache folder (Kalah's endgame tables), an
-      object that ``boardgames cache list|clean|verify`` asks (see ``cli/cache.py``).
+      object that ``boardgames cache list|clean|verify`` asks (see ``cli/cache.py``);
+    - ``envs``: a module of the game's environment extras (``"package.module"``, no
+      attribute): its own options, opponents and picture for the learning environments,
+      read by :mod:`boardgames.envs` (the hooks are listed in ``envs/games.py``).
     """
 
     name: str
@@ -148,6 +151,7 @@ class GamePlugin:
     warm: tuple[tuple[str, str], ...] = ()
     web: str | None = None
     cache: str | None = None
+    envs: str | None = None
     player_names: tuple[str, str] = ("first player", "second player")
     examples: tuple[str, ...] = field(default=())
     """Positions in the game's notation, for help texts and tests."""

@@ -1,16 +1,26 @@
-"""Environments for learning agents ([rl] extra): PettingZoo, Gymnasium and OpenSpiel.
+"""Environments for learning agents ([rl] extra): PettingZoo, Gymnasium and OpenSpiel, for
+every registered two-player game that offers action ids (the ``actions`` capability,
+:class:`boardgames.core.capabilities.ActionCodec`); no game is named here.
 
 Importing this package is cheap: it imports neither PettingZoo nor Gymnasium nor
 OpenSpiel. The modules do, when used:
 
-- :mod:`boardgames.envs.kalah_v0`, :mod:`boardgames.envs.nim_v0`: PettingZoo AEC
-  environments laid out like PettingZoo's classic games (``env(**options)``, ``raw_env``);
-- :mod:`boardgames.envs.single`: Gymnasium environments (the learner against a Kalah
-  program or Bouton's Nim), ids ``boardgames/Kalah-v0`` and ``boardgames/Nim-v0``;
-- :mod:`boardgames.envs.labels`: a Gymnasium wrapper that reports each Kalah move's loss
-  against perfect play in ``info``;
-- :mod:`boardgames.envs.spiel`: the OpenSpiel games ``python_boardgames_kalah`` and
-  ``python_boardgames_nim``, registered with ``pyspiel.register_game`` on import.
+- :func:`make` (:mod:`boardgames.envs.aec`): any game's PettingZoo AEC environment,
+  ``make("nim", rows=(1, 2, 3))``, its options the game's plugin options;
+- :mod:`boardgames.envs.single`: Gymnasium environments, the learner against a program or
+  a random player, ids ``boardgames/<Name>-v0`` (``Kalah-v0``, ``Nim-v0``, ...);
+- :mod:`boardgames.envs.spiel`: the OpenSpiel games ``python_boardgames_<name>``,
+  registered with ``pyspiel.register_game`` on import;
+- :mod:`boardgames.envs.kalah_v0`, :mod:`boardgames.envs.nim_v0`: Kalah's and Nim's AEC
+  environments with their options from before the registry (``env()``, ``raw_env``);
+- :mod:`boardgames.envs.labels`: a Gymnasium wrapper that reports each move's loss
+  against perfect play in ``info``, for a game with exact labels (Kalah).
+
+What a game adds of its own (Kalah's and Nim's options from before the registry, their
+opponents, pictures and labels) lives in the game, in the module its plugin names in
+``envs`` (``boardgames.kalah.envs``, ``boardgames.nim.envs``); the hooks such a module may
+define are listed in :mod:`boardgames.envs.games`. ``require`` and the Gymnasium
+registration are in :mod:`boardgames.envs.libs`.
 
 Gymnasium 1.x has no plugin discovery (its entry-point group went in 1.0), so the ids are
 registered by importing Python code: ``import gymnasium`` and then ``import
@@ -21,36 +31,27 @@ order, or the id with its module: ``gymnasium.make("boardgames.envs:boardgames/K
 
 from __future__ import annotations
 
-import importlib
 import sys
-from types import ModuleType
+from typing import Any
 
-INSTALL_HINT = "pip install 'boardgames[rl]'"
-GYMNASIUM_IDS = {
-    "boardgames/Kalah-v0": "boardgames.envs.single:KalahEnv",
-    "boardgames/Nim-v0": "boardgames.envs.single:NimEnv",
-}
-"""The Gymnasium ids this package registers and their entry points."""
+from boardgames.envs.libs import INSTALL_HINT, gymnasium_ids, register_gymnasium, require
 
 
-def require(module: str, extra: str = INSTALL_HINT) -> ModuleType:
-    """Import ``module``; a one-line ImportError naming the install command when missing."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as e:
-        top = module.split(".")[0]
-        raise ImportError(f"boardgames.envs needs {top}, which is not installed: {extra}") from e
+def make(name: str, **options: Any) -> Any:
+    """Registered game ``name``'s PettingZoo AEC environment, wrapped as PettingZoo wraps
+    its classic games (:func:`boardgames.envs.aec.make`; imports PettingZoo)."""
+    from boardgames.envs.aec import make as make_aec
+
+    return make_aec(name, **options)
 
 
-def register_gymnasium() -> None:
-    """Register :data:`GYMNASIUM_IDS` with Gymnasium (once; imports Gymnasium)."""
-    gymnasium = require("gymnasium")
-    for env_id, entry_point in GYMNASIUM_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+def __getattr__(name: str) -> Any:
+    if name == "GYMNASIUM_IDS":  # kept for compatibility: now derived from the registry
+        return gymnasium_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-if "gymnasium" in sys.modules:  # Gymnasium already loaded: registering costs nothing more
+if sys.modules.get("gymnasium") is not None:  # Gymnasium loaded: registering costs no more
     register_gymnasium()
 
-__all__ = ["GYMNASIUM_IDS", "INSTALL_HINT", "register_gymnasium", "require"]
+__all__ = ["INSTALL_HINT", "gymnasium_ids", "make", "register_gymnasium", "require"]

@@ -1,113 +1,99 @@
-"""What the PettingZoo AEC environments of every game share (kalah_v0, nim_v0).
+"""Any registered game with action ids as a PettingZoo AEC environment.
 
-:class:`BoardAEC` keeps PettingZoo's bookkeeping once: the spaces, ``reset`` with its
-seeding and reward, termination and info dicts, ``step``'s dead-agent step and reward
-accumulation, ``render``'s three modes. A game's environment gives its rules through a few
-hooks (:meth:`BoardAEC.first_state`, :meth:`~BoardAEC.view`, :meth:`~BoardAEC.mask`,
-:meth:`~BoardAEC.apply`, :meth:`~BoardAEC.final_rewards`, :meth:`~BoardAEC.ansi`,
-:meth:`~BoardAEC.rgb`), all on the game's own state array.
+``make(name, **options)`` (also :func:`boardgames.envs.make`) is :class:`GameAEC` wrapped
+as PettingZoo wraps its classic games: an illegal action ends the game with the lowest
+reward for the mover (``TerminateIllegalWrapper``), and :class:`CheckedOrder` enforces the
+AEC call order and refuses, with a one-line ``ValueError``, an action that is not an
+integer id of the action space, an action for an agent whose game is over, and a step
+after the end (it says to reset). ``options`` are the game's plugin options plus
+``opening`` (random moves at each reset, drawn from the reset's seed) and
+``render_mode`` (``ansi``: the board as text; ``rgb_array``: an H x W x 3 uint8 picture;
+``human``: the text printed).
+
+Agents ``player_0`` (moves first) and ``player_1``; the same agent acts again after an
+extra turn. ``observe(agent)`` gives ``{"observation": the game's observation for the
+agent, "action_mask": int8}`` (all 0 unless it is the agent's turn). Rewards come at the
+end, zero-sum: +1/0/-1 (Kalah's ``kalah_v0``: the margin). ``state()`` is the toolkit's
+own state array. An environment pickles and deep-copies mid-game, and the copy plays on.
+There is no ``parallel_env``: the games are turn-based.
+
+:func:`own_env` makes the ``env`` and ``raw_env`` of a module ``boardgames.envs.<name>_v0``
+(``kalah_v0``, ``nim_v0``): game ``<name>`` with the options of its extras' ``setup`` hook
+(:mod:`boardgames.envs.games`), the module finding the game by its own name.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from boardgames.envs import require
-from boardgames.envs.boards import PLAYERS, check_choice
+from boardgames.envs.games import PLAYERS, Setup, action_id, check_choice, own_setup, setup
+from boardgames.envs.libs import register_gymnasium, require
 
 require("pettingzoo")
 
 from gymnasium import spaces  # noqa: E402
-from gymnasium.utils import EzPickle, seeding  # noqa: E402
+from gymnasium.utils import seeding  # noqa: E402
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # noqa: E402
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]  # noqa: E402
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
 """``human`` prints the ``ansi`` text to stdout and returns None."""
+INT64 = np.iinfo(np.int64)
 
 
-def wrap(raw: AECEnv, illegal_reward: float) -> AECEnv:
-    """``raw`` wrapped as PettingZoo wraps its classic games: an illegal move ends the game
-    with ``illegal_reward`` for the mover, out-of-range actions are refused, the AEC call
-    order is enforced."""
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+class GameAEC(AECEnv):  # type: ignore[misc]
+    """A two-player game as an AEC environment; rewards at the end of the game only.
 
+    ``game``: a registered game's name (``options`` are then its plugin's options) or a
+    ready :class:`~boardgames.envs.games.Setup`.
+    """
 
-class BoardAEC(AECEnv, EzPickle):
-    """A two-player turn-based game as an AEC environment (agents ``player_0``, who moves
-    first, and ``player_1``); rewards at the end of the game only."""
-
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's class attribute)
         "render_modes": list(RENDER_MODES),
-        "name": "board_v0",
+        "name": "boardgames_v0",
         "is_parallelizable": False,
         "render_fps": 2,
     }
-    game: Any
-    board_state: np.ndarray
 
-    def __init__(self, *options: Any) -> None:
-        """``options``: the game's constructor arguments, for pickling (``EzPickle``)."""
-        EzPickle.__init__(self, *options)
-        AECEnv.__init__(self)
-
-    def _setup(
+    def __init__(
         self,
-        render_mode: str | None,
-        observation: spaces.Space,
-        actions: int,
-        state_space: spaces.Space,
+        game: str | Setup,
+        *,
+        opening: int = 0,
+        render_mode: str | None = None,
+        **options: Any,
     ) -> None:
-        """Called by the game's ``__init__`` once ``self.game`` is set."""
+        super().__init__()
+        if isinstance(game, Setup):
+            if options or opening:
+                raise ValueError("give a Setup or a game name with options, not both")
+            self.setup = game
+        else:
+            self.setup = setup(game, options, opening=opening)
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
+        self.game: Any = self.setup.game
+        self.metadata = {**type(self).metadata, "name": f"{self.setup.name}_v0"}
+        codec = self.game
+        mask = spaces.Box(low=0, high=1, shape=(codec.num_actions,), dtype=np.int8)
+        view = spaces.Box(
+            low=0, high=codec.observation_high, shape=codec.observation_shape, dtype=np.int64
+        )
         self.possible_agents = list(PLAYERS)
-        self.agents = list(PLAYERS)
-        mask = spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)
+        self.agents: list[str] = []  # until reset
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in PLAYERS
+            a: spaces.Dict({"observation": view, "action_mask": mask}) for a in PLAYERS
         }
-        self.action_spaces = {a: spaces.Discrete(actions) for a in PLAYERS}
-        self.state_space = state_space
+        self.action_spaces = {a: spaces.Discrete(codec.num_actions) for a in PLAYERS}
+        start = self.game.initial_state()
+        self.state_space = spaces.Box(INT64.min, INT64.max, shape=start.shape, dtype=np.int64)
         self.np_random, _ = seeding.np_random(None)
-        self.board_state = self.game.initial_state()
+        self.board_state = start
         self.agent_selection = PLAYERS[0]
-
-    # --- the game's hooks ------------------------------------------------------------------
-
-    def first_state(self) -> np.ndarray:
-        """The state a reset starts from (``self.np_random`` is seeded by then)."""
-        return np.asarray(self.game.initial_state())
-
-    def view(self, player: int) -> np.ndarray:
-        """The observation of ``player``."""
-        raise NotImplementedError
-
-    def mask(self, player: int) -> np.ndarray:
-        """The legal actions of ``player`` now (int8, one per action)."""
-        raise NotImplementedError
-
-    def apply(self, player: int, action: int) -> np.ndarray:
-        """The state after ``player``'s legal ``action`` (a ValueError saying what is legal
-        for an illegal one)."""
-        raise NotImplementedError
-
-    def final_rewards(self) -> list[float]:
-        """Each player's reward when the game is over."""
-        raise NotImplementedError
-
-    def ansi(self) -> str:
-        raise NotImplementedError
-
-    def rgb(self) -> np.ndarray:
-        raise NotImplementedError
-
-    # --- PettingZoo's API ------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -117,18 +103,21 @@ class BoardAEC(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = PLAYERS.index(agent)
-        return {"observation": self.view(player), "action_mask": self.mask(player)}
+        return {
+            "observation": np.asarray(self.game.observation(self.board_state, player)),
+            "action_mask": self.setup.mask(self.board_state, player),
+        }
 
     def state(self) -> np.ndarray:
         """The toolkit's own state array of the game."""
-        return self.board_state.copy()
+        return np.array(self.board_state, copy=True)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:  # else the generator goes on: each game a new draw
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(PLAYERS):
                 self.action_spaces[agent].seed(seed + i)
-        self.board_state = self.first_state()
+        self.board_state = self.setup.first_state(self.np_random)
         self.agents = list(PLAYERS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,20 +126,46 @@ class BoardAEC(AECEnv, EzPickle):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = PLAYERS[self.game.to_move(self.board_state)]
 
-    def step(self, action: int | None) -> None:
+    def check_step(self, action: object) -> int | None:
+        """``action`` as an int id (None for a finished agent's step); a one-line
+        ValueError for a step after the end, a live action for a finished agent, or an
+        action that is not an integer id in the action space."""
+        if not self.agents:
+            raise ValueError("no game is under way (over or not begun): call reset() to start one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            if action is not None:
+                raise ValueError(
+                    f"the game is over: step(None) for {agent} and each finished agent, "
+                    "then call reset()"
+                )
+            return None
+        number = action_id(action)
+        if not 0 <= number < self.game.num_actions:
+            raise self.not_legal(number)
+        return number
+
+    def not_legal(self, number: int) -> ValueError:
+        return ValueError(
+            f"action {number} is not legal for {self.agent_selection}; legal now: "
+            f"{self.setup.legal_text(self.board_state)}"
+        )
+
+    def step(self, action: object) -> None:
+        number = self.check_step(action)
+        if number is None:
+            self._was_dead_step(None)
             return
-        if action is None:
-            legal = ", ".join(map(str, np.flatnonzero(self.mask(PLAYERS.index(agent)))))
-            raise ValueError(f"action None is not legal for {agent}; legal now: {legal}")
-        self.board_state = self.apply(PLAYERS.index(agent), int(action))
+        agent = self.agent_selection
+        move = self.game.move_of(self.board_state, number)
+        if move is None:
+            raise self.not_legal(number)
+        self.board_state, _ = self.game.play(self.board_state, move)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.outcome(self.board_state) is not None:
-            for a, reward in zip(PLAYERS, self.final_rewards(), strict=True):
-                self.rewards[a] = reward
+            for player, a in enumerate(PLAYERS):
+                self.rewards[a] = self.setup.reward_of(self.board_state, player)
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = PLAYERS[self.game.to_move(self.board_state)]
@@ -160,9 +175,65 @@ class BoardAEC(AECEnv, EzPickle):
         if self.render_mode is None:
             return None
         if self.render_mode == "human":
-            print(self.ansi())
+            print(self.setup.text(self.board_state))
             return None
-        return self.ansi() if self.render_mode == "ansi" else self.rgb()
+        if self.render_mode == "ansi":
+            return self.setup.text(self.board_state)
+        return self.setup.picture(self.board_state)
 
     def close(self) -> None:
         pass
+
+
+class CheckedOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order enforcing, and :meth:`GameAEC.check_step` before every step once
+    the environment is reset (so that a bad action never reaches the inner wrappers)."""
+
+    def step(self, action: object) -> None:
+        if self._has_reset:
+            self.unwrapped.check_step(action)
+        super().step(action)
+
+
+def wrap(raw: GameAEC) -> AECEnv:
+    """``raw`` wrapped as PettingZoo wraps its classic games (module docstring)."""
+    return CheckedOrder(wrappers.TerminateIllegalWrapper(raw, illegal_reward=raw.setup.low))
+
+
+def make(name: str, **options: Any) -> AECEnv:
+    """Registered game ``name``'s AEC environment, wrapped (module docstring)."""
+    return wrap(GameAEC(name, **options))
+
+
+class OwnOptionsAEC(GameAEC):
+    """A game with its own options (its extras' ``setup`` hook); :func:`own_env` makes one
+    subclass a game, naming it in ``game_name``."""
+
+    game_name: ClassVar[str]
+
+    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__(own_setup(self.game_name, options), render_mode=render_mode)
+
+
+def own_env(module: str) -> tuple[Callable[..., AECEnv], type[OwnOptionsAEC]]:
+    """``env`` and ``raw_env`` of the module ``boardgames.envs.<name>_v0``: ``raw_env`` is
+    game ``<name>`` with its own options (a class of that module, so that it pickles), and
+    ``env(**options)`` is ``raw_env`` wrapped as every game's environment is."""
+    name = module.rpartition(".")[2].removesuffix("_v0")
+    attributes = {
+        "game_name": name,
+        "__module__": module,
+        "__doc__": f"{name} for two learning agents with its own options ({module}).",
+        "metadata": {**GameAEC.metadata, "name": f"{name}_v0"},
+    }
+    raw = cast("type[OwnOptionsAEC]", type("raw_env", (OwnOptionsAEC,), attributes))
+
+    def env(**options: Any) -> AECEnv:
+        return wrap(raw(**options))
+
+    env.__module__, env.__qualname__ = module, "env"
+    env.__doc__ = f"The {name} AEC environment, wrapped as PettingZoo wraps its classic games."
+    return env, raw
+
+
+register_gymnasium()  # Gymnasium is loaded now: its ids cost nothing more

@@ -1,27 +1,27 @@
-"""A Gymnasium wrapper that grades each Kalah move against perfect play.
+"""A Gymnasium wrapper that grades each learner move against perfect play, for a game whose
+extras offer exact labels (the ``labeller`` hook, :mod:`boardgames.envs.games`; Kalah's:
+the endgame table play loads and, beyond it, the exact solver; nothing is estimated).
 
-:class:`PerfectPlayLoss` wraps a :class:`~boardgames.envs.single.KalahEnv` and adds to
-``info`` of every step:
+:class:`PerfectPlayLoss` wraps the game's Gymnasium environment (``boardgames/Kalah-v0``)
+and adds to ``info`` of every step:
 
-- ``loss``: the stones the learner's sowing gave away against perfect play (the
-  position's exact value minus the sowing's exact value, 0 for a best move), or None
-  where the position was not labelled (a solve would pass ``node_limit`` positions);
+- ``loss``: the margin the learner's move gave away against perfect play (the position's
+  exact value minus the move's, 0 for a best move; Kalah: in stones), or None where the
+  position was not labelled (a solve would pass ``node_limit`` positions);
 - ``value``: the exact value of the position the learner moved from (its final margin
   under perfect play), ``best_actions``: the int8 mask of its best actions.
-
-Values come from :class:`~boardgames.kalah.analysis.dataset.Labeller`: the endgame table
-play loads (classic rules) and, beyond it, the exact solver. Nothing is estimated.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
-from boardgames.envs import register_gymnasium, require
-from boardgames.envs.boards import check_int
-from boardgames.kalah.analysis.dataset import Label, labeller
+from boardgames.core.protocol import State
+from boardgames.envs.games import check_int, games_with, hook, title
+from boardgames.envs.libs import register_gymnasium, require
 
 require("gymnasium")
 import gymnasium  # noqa: E402
@@ -30,16 +30,50 @@ NODE_LIMIT = 2_000_000
 """Default: positions one solve may visit before a move is left without a label."""
 
 
+class Label(Protocol):
+    """A position's exact value and its moves', indexed by action id."""
+
+    value: int
+    legal: Sequence[int]
+    """1 where the action is legal."""
+
+    @property
+    def best(self) -> Sequence[int]:
+        """1 for the best actions."""
+        ...
+
+    def loss(self, action: int) -> int:
+        """What the legal ``action`` gives away against perfect play."""
+        ...
+
+
+class Labeller(Protocol):
+    """What a game's ``labeller(game)`` hook returns."""
+
+    def try_label(self, state: State, node_limit: int) -> Label | None:
+        """The label of ``state`` (the mover's view), or None when a solve would pass
+        ``node_limit`` positions."""
+        ...
+
+
 class PerfectPlayLoss(gymnasium.Wrapper):  # type: ignore[misc]
     """Reports each learner move's loss against perfect play in ``info`` (module doc)."""
 
     def __init__(self, env: Any, node_limit: int = NODE_LIMIT) -> None:
         super().__init__(env)
         base = env.unwrapped
-        if not hasattr(base, "game") or getattr(base.game, "name", "") != "kalah":
-            raise ValueError("PerfectPlayLoss wraps a Kalah environment (boardgames/Kalah-v0)")
+        name = str(getattr(getattr(base, "game", None), "name", ""))
+        make = hook(name, "labeller") if name else None
+        if make is None:
+            labelled = games_with("labeller")
+            ids = ", ".join(f"boardgames/{title(n)}-v0" for n in labelled)
+            games = " or ".join(title(n) for n in labelled) or "no"
+            raise ValueError(
+                f"PerfectPlayLoss wraps a {games} environment ({ids or 'none installed'}); "
+                f"{name or 'this environment'} has no exact labels"
+            )
         self.node_limit = check_int("node_limit", node_limit, 0, 10**12)
-        self.labeller = labeller(base.game)
+        self.labeller: Labeller = make(base.game)
         self.losses: list[int] = []
         """The losses of this episode's labelled moves, in order."""
 

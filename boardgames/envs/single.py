@@ -1,60 +1,61 @@
-"""Gymnasium environments: one learner against a fixed opponent.
+"""Gymnasium environments: one learner against a fixed opponent, for any registered game
+with action ids.
 
-- :class:`KalahEnv` (``boardgames/Kalah-v0``): the learner against a Kalah program given
-  as a ``kalah match`` player spec (``classic``, ``tseitin``, ``time=0.05``,
-  ``strategy=mcts,playouts=200``, ...; the match's own parser reads it) or ``random``.
-- :class:`NimEnv` (``boardgames/Nim-v0``): the learner against Bouton's strategy (the
-  classic program: a winning move when there is one, else one chip from the fullest row)
-  or ``random``.
+:class:`GameEnv` serves every such game. Its options: the game's plugin options, and
 
-One ``step`` is one move of the learner (a Kalah sowing: after an extra turn the learner
-acts again); the opponent's reply (a whole compound move) is played inside the step.
-The observation is the board from the learner's side (:mod:`boardgames.envs.boards`),
-``info["action_mask"]`` the int8 mask of its legal actions. The reward is 0 until the
-game ends, then the final margin for the learner (Kalah ``reward="margin"``) or +1/0/-1.
-An illegal action ends the episode with the lowest reward and ``info["illegal"]``.
+- ``opponent``: ``program`` (a short alpha-beta search of ``depth`` moves,
+  :func:`boardgames.core.search.alphabeta_tt`, pure Python, on the game's evaluation) or
+  ``random``; a game's extras (:mod:`boardgames.envs.games`) add their own and may name
+  another default (Kalah: any ``kalah match`` player spec, default ``classic``; Nim:
+  ``bouton``, the default);
+- ``learner``: ``first``, ``second`` or ``random`` (drawn at each reset);
+- ``depth`` (1-6, default 2), ``opening`` (random moves at each reset), ``start``
+  (``initial``, or ``random`` for a game whose extras draw random positions: Nim),
+  ``render_mode`` (``ansi`` or ``rgb_array``).
+
+The id ``boardgames/<Name>-v0`` (``Kalah-v0``, ``Nim-v0``, ``Connect4-v0`` ...) makes a
+``<Name>Env`` (:func:`env_class`, a :class:`GameEnv`) through :func:`environment`; its
+options are the same, except that a game whose extras have a ``setup`` hook takes that
+hook's options instead of the plugin's (Kalah's and Nim's from before the registry:
+Kalah's those of :mod:`~boardgames.envs.kalah_v0`, with margin rewards).
+
+One ``step`` is one move of the learner (after an extra turn the learner acts again); the
+opponent's replies are played inside the step and listed, as action ids from the
+opponent's side, in ``info["opponent_moves"]``. The observation is the game's observation
+for the learner, ``info["action_mask"]`` the int8 mask of its legal actions. The reward is
+0 until the game ends, then +1/0/-1 (Kalah: the margin unless ``reward="result"``), and
+``info["margin"]`` the learner's final margin. An illegal action (any integer that is not
+a legal action id) ends the episode with the lowest reward and ``info["illegal"] = True``;
+an action that is not an integer id, and a step after the end, are a ``ValueError`` (the
+latter says to reset). A reset that would start a finished episode is a ``ValueError``.
 Importing this module registers the Gymnasium ids.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from boardgames.core.capabilities import require as require_capability
 from boardgames.core.protocol import State
-from boardgames.envs import register_gymnasium, require
-from boardgames.envs.boards import (
-    MAX_OPENING,
-    REWARDS,
+from boardgames.core.search import alphabeta_tt
+from boardgames.envs.games import (
+    OPPONENTS,
+    Opponent,
+    Setup,
+    action_id,
     check_choice,
     check_int,
-    kalah_action,
-    kalah_ansi,
-    kalah_game,
-    kalah_margin,
-    kalah_mask,
-    kalah_pit,
-    kalah_reward_range,
-    kalah_rgb,
-    kalah_view,
-    nim_action,
-    nim_ansi,
-    nim_game,
-    nim_mask,
-    nim_move,
-    nim_play,
-    nim_rgb,
-    nim_width,
-    nim_winner,
-    random_opening,
-    reward_of,
+    games_with_actions,
+    hook,
+    own_setup,
+    setup,
+    title,
 )
-from boardgames.kalah.play.engine import EngineConfig
-from boardgames.kalah.play.match import parse_spec
-from boardgames.kalah.play.program import program_compound
-from boardgames.nim.rules import program_move
+from boardgames.envs.libs import register_gymnasium, require
 
 require("gymnasium")
 import gymnasium  # noqa: E402
@@ -63,213 +64,226 @@ from gymnasium import spaces  # noqa: E402
 RENDER_MODES = ("ansi", "rgb_array")
 SIDES = ("first", "second", "random")
 """Which side the learner plays: first (Kalah's A), second (B), or drawn at each reset."""
-RANDOM = "random"
+STARTS = ("initial", "random")
+"""``initial``: the game's start (after ``opening`` random moves); ``random``: the game's
+``random_state`` hook, the learner to move."""
+RESET_TRIES = 20
+"""Resets tried (sides, openings and random replies drawn anew) before refusing a board
+on which the game ends before the learner moves."""
 
 
-def _side(learner: str, rng: np.random.Generator) -> int:
-    if learner == "random":
-        return int(rng.integers(2))
-    return SIDES.index(learner)
+@dataclass(frozen=True)
+class RandomOpponent:
+    """A uniformly random legal move."""
+
+    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]:
+        legal = game.legal_moves(state)
+        return [legal[int(rng.integers(len(legal)))]]
 
 
-class KalahEnv(gymnasium.Env):  # type: ignore[misc]
-    """Kalah: the learner against a program (a match spec) or a random player.
+@dataclass(frozen=True)
+class SearchOpponent:
+    """The best move of a ``depth``-move alpha-beta search on the game's evaluation."""
 
-    Options as :mod:`boardgames.envs.kalah_v0` (``pits``, ``seeds``, ``rules``,
-    ``capture``, ``reward``, ``opening``, ``render_mode``), and ``opponent`` (a ``kalah
-    match`` spec or ``random``; default ``classic``) and ``learner`` (``first``,
-    ``second`` or ``random``).
+    depth: int
+
+    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]:
+        best = alphabeta_tt(game, state, self.depth).best_move
+        return [game.legal_moves(state)[0] if best is None else best]
+
+
+class GameEnv(gymnasium.Env):  # type: ignore[misc]
+    """The learner against an opponent on any game with action ids (module docstring).
+
+    ``game``: a registered game's name (``options`` are then its plugin's options) or a
+    ready :class:`~boardgames.envs.games.Setup`.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
-        pits: int = 6,
-        seeds: int = 4,
-        rules: str = "classic",
-        capture: str = "opposite",
-        reward: str = "margin",
-        opponent: str = "classic",
+        game: str | Setup,
+        *,
+        opponent: Any = None,
         learner: str = "first",
+        depth: int = 2,
         opening: int = 0,
+        start: str = "initial",
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
-        self.game = kalah_game(pits, seeds, rules, capture)
-        self.reward = check_choice("reward", reward, REWARDS)
+        if isinstance(game, Setup):
+            if options or opening:
+                raise ValueError("give a Setup or a game name with options, not both")
+            self.setup = game
+        else:
+            self.setup = setup(game, options, opening=opening)
+        self.game: Any = self.setup.game
         self.learner_option = check_choice("learner", learner, SIDES)
-        self.opening = check_int("opening", opening, 0, MAX_OPENING)
+        if opponent is None:
+            opponent = hook(self.setup.name, "OPPONENT") or "program"
+        self.opponent: Opponent = self.make_opponent(opponent, check_int("depth", depth, 1, 6))
+        self.start = check_choice("start", start, STARTS)
+        self.random_state = hook(self.setup.name, "random_state")
+        if self.start == "random" and self.random_state is None:
+            raise ValueError(f"{self.setup.name} has no random start: start must be initial")
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
-        if not isinstance(opponent, str):
-            raise ValueError(f"opponent must be a kalah match spec or 'random', got {opponent!r}")
-        self.opponent = opponent
-        self.config: EngineConfig | None = (
-            None if opponent.strip().lower() == RANDOM else parse_spec(opponent)
+        self.observation_space = spaces.Box(
+            low=0,
+            high=self.game.observation_high,
+            shape=self.game.observation_shape,
+            dtype=np.int64,
         )
-        m, total = self.game.pits, self.game.total_stones
-        self.observation_space = spaces.Box(low=0, high=total, shape=(2 * m + 2,), dtype=np.int64)
-        self.action_space = spaces.Discrete(m)
-        self.reward_range = kalah_reward_range(self.game, self.reward)
+        self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State = self.game.initial_state()
         self.side = 0
-        self.after_learner: State = self.state
-        """The position right after the learner's last sowing (before any reply)."""
+        self.over = True  # until reset
 
-    # --- the opponent ------------------------------------------------------------------
+    def make_opponent(self, spec: Any, depth: int) -> Opponent:
+        """The opponent ``spec`` names: the game's own (its ``opponent`` hook), ``program``
+        or ``random``."""
+        own = hook(self.setup.name, "opponent")
+        found = None if own is None else own(spec, depth)
+        if found is not None:
+            return cast(Opponent, found)
+        if spec == "random":
+            return RandomOpponent()
+        if spec == "program":
+            require_capability(self.game, "evaluation", "the program opponent")
+            return SearchOpponent(depth)
+        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {spec!r}")
+
+    def first_state(self) -> State:
+        """The position an episode starts from, before the opponent's first replies."""
+        if self.start == "random":
+            return cast(State, self.random_state(self.game, self.np_random, self.side))
+        return self.setup.first_state(self.np_random)
+
     def _reply(self) -> list[int]:
-        """The opponent plays until the learner is to move or the game is over."""
-        pits: list[int] = []
-        while self.game.outcome(self.state) is None and self.game.to_move(self.state) != self.side:
-            if self.config is None:
-                legal = self.game.legal_moves(self.state)
-                move: tuple[int, ...] = (int(legal[int(self.np_random.integers(len(legal)))]),)
-            else:
-                move, _ = program_compound(self.game, self.state, self.config)
-            for pit in move:
-                self.state, _ = self.game.play(self.state, pit)
-                pits.append(pit)
-        return pits
+        """The opponent moves until the learner is to move or the game is over; its moves
+        as action ids."""
+        actions: list[int] = []
+        game = self.game
+        while game.outcome(self.state) is None and game.to_move(self.state) != self.side:
+            mover = game.to_move(self.state)
+            for move in self.opponent(game, self.state, self.np_random):
+                if game.outcome(self.state) is not None or game.to_move(self.state) != mover:
+                    break
+                actions.append(game.action_of(self.state, move))
+                self.state, _ = game.play(self.state, move)
+        return actions
 
     def _obs(self) -> np.ndarray:
-        return kalah_view(self.game, self.state, self.side)
+        return np.asarray(self.game.observation(self.state, self.side))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": kalah_mask(self.game, self.state, self.side), **extra}
+        return {"action_mask": self.setup.mask(self.state, self.side), **extra}
 
-    # --- the Gymnasium API -----------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        for _ in range(100):
-            self.side = _side(self.learner_option, self.np_random)
-            self.state = random_opening(self.game, self.np_random, self.opening)
+        for _ in range(RESET_TRIES):
+            self.side = (
+                int(self.np_random.integers(2))
+                if self.learner_option == "random"
+                else SIDES.index(self.learner_option)
+            )
+            self.state = self.first_state()
             replies = self._reply()
             if self.game.outcome(self.state) is None:
                 break
         else:
-            raise ValueError("on this board the game ends before the learner moves")
-        self.after_learner = self.state.copy()
+            raise ValueError(
+                f"{self.setup.name}: on this board the game ends before the learner moves"
+            )
+        self.over = False
         return self._obs(), self._info(opponent_moves=replies, side=self.side)
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        legal = self.game.legal_moves(self.state)
-        pit = kalah_pit(self.game, self.side, int(action))
-        if pit not in legal:
-            low = self.reward_range[0]
-            allowed = [kalah_action(self.game, p) for p in legal]
-            return self._obs(), low, True, False, self._info(illegal=True, legal=allowed)
-        self.state, again = self.game.play(self.state, pit)
-        self.after_learner = self.state.copy()
-        replies = [] if again else self._reply()
+    def step(self, action: object) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.over:
+            raise ValueError("no episode is under way (over or not begun): call reset()")
+        number = action_id(action)
+        in_range = 0 <= number < self.game.num_actions
+        move = self.game.move_of(self.state, number) if in_range else None
+        if move is None:
+            self.over = True
+            legal = np.flatnonzero(self.setup.mask(self.state)).tolist()
+            return self._obs(), self.setup.low, True, False, self._info(illegal=True, legal=legal)
+        self.state, _ = self.game.play(self.state, move)
+        replies = self._reply()
         if self.game.outcome(self.state) is None:
             return self._obs(), 0.0, False, False, self._info(opponent_moves=replies)
-        margin = kalah_margin(self.game, self.state, self.side)
+        self.over = True
+        margin = self.setup.margin(self.state, self.side)
         info = self._info(opponent_moves=replies, margin=margin)
-        return self._obs(), reward_of(margin, self.reward), True, False, info
+        return self._obs(), self.setup.reward_of(self.state, self.side), True, False, info
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
-            return kalah_ansi(self.game, self.state)
+            return self.setup.text(self.state)
         if self.render_mode == "rgb_array":
-            return kalah_rgb(self.game, self.state)
+            return self.setup.picture(self.state)
         return None
 
 
-OPPONENTS = ("bouton", "random")
-STARTS = ("initial", "random")
+class OwnOptionsEnv(GameEnv):
+    """A game with the options its Gymnasium id takes (its extras' ``setup`` hook, else the
+    plugin's): :func:`env_class` makes one subclass a game, naming it in ``game_name``."""
 
-
-class NimEnv(gymnasium.Env):  # type: ignore[misc]
-    """Nim: the learner against Bouton's strategy or a random player.
-
-    Options: ``rows`` (default ``(3, 4, 5)``), ``misere``, ``opponent`` (``bouton`` or
-    ``random``), ``learner`` (``first``, ``second``, ``random``), ``start`` (``initial``:
-    the starting rows; ``random``: every row drawn from 0 to its starting count, not all
-    empty, the learner to move, so that a learner meets every position), ``render_mode``.
-    """
-
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
+    game_name: ClassVar[str]
 
     def __init__(
         self,
-        rows: Sequence[int] | str = (3, 4, 5),
-        misere: bool = False,
-        opponent: str = "bouton",
+        *,
+        opponent: Any = None,
         learner: str = "first",
+        depth: int = 2,
         start: str = "initial",
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
-        self.game = nim_game(rows, misere)
-        self.opponent = check_choice("opponent", opponent, OPPONENTS)
-        self.learner_option = check_choice("learner", learner, SIDES)
-        self.start = check_choice("start", start, STARTS)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, RENDER_MODES)
-        self.render_mode = render_mode
-        n, k = len(self.game.rows), nim_width(self.game)
-        self.observation_space = spaces.Box(low=0, high=k, shape=(n,), dtype=np.int64)
-        self.action_space = spaces.Discrete(n * k)
-        self.reward_range = (-1.0, 1.0)
-        self.state: State = self.game.initial_state()
-        self.side = 0
+        super().__init__(
+            own_setup(self.game_name, options),
+            opponent=opponent,
+            learner=learner,
+            depth=depth,
+            start=start,
+            render_mode=render_mode,
+        )
 
-    def _reply(self) -> list[int]:
-        moves: list[int] = []
-        while self.game.outcome(self.state) is None and self.game.to_move(self.state) != self.side:
-            rows = self.game.rows_of(self.state)
-            if self.opponent == "bouton":
-                move, _ = program_move(rows, self.game.misere)
-                row, take = move.row, move.take
-            else:
-                legal = np.flatnonzero(nim_mask(self.game, self.state))
-                row, take = nim_move(
-                    self.game, int(legal[int(self.np_random.integers(len(legal)))])
-                )
-            self.state = nim_play(self.game, self.state, row, take)
-            moves.append(nim_action(self.game, row, take))
-        return moves
 
-    def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": nim_mask(self.game, self.state, self.side), **extra}
+_CLASSES: dict[str, type[OwnOptionsEnv]] = {}
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        self.side = _side(self.learner_option, self.np_random)
-        if self.start == "random":
-            rows = [0] * len(self.game.rows)
-            while not any(rows):
-                rows = [int(self.np_random.integers(r + 1)) for r in self.game.rows]
-            self.state = self.game.state_from_rows(rows, self.side)
-            replies: list[int] = []
-        else:
-            self.state = self.game.initial_state()
-            replies = self._reply()
-        return self.state[:-1].copy(), self._info(opponent_moves=replies, side=self.side)
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        mask = nim_mask(self.game, self.state)
-        if not 0 <= int(action) < len(mask) or not mask[int(action)]:
-            info = self._info(illegal=True)
-            return self.state[:-1].copy(), -1.0, True, False, info
-        self.state = nim_play(self.game, self.state, *nim_move(self.game, int(action)))
-        replies = self._reply()
-        obs = self.state[:-1].copy()
-        if self.game.outcome(self.state) is None:
-            return obs, 0.0, False, False, self._info(opponent_moves=replies)
-        won = nim_winner(self.game, self.state) == self.side
-        return obs, 1.0 if won else -1.0, True, False, self._info(opponent_moves=replies)
+def env_class(name: str) -> type[OwnOptionsEnv]:
+    """The class of the id ``boardgames/<Name>-v0``, ``<Name>Env`` in this module (made
+    once; it pickles by that name)."""
+    if name not in _CLASSES:
+        attributes = {
+            "game_name": name,
+            "__module__": __name__,
+            "__doc__": f"{name} against an opponent, with the options of its Gymnasium id.",
+        }
+        cls = type(f"{title(name)}Env", (OwnOptionsEnv,), attributes)
+        _CLASSES[name] = cast("type[OwnOptionsEnv]", cls)
+    return _CLASSES[name]
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "ansi":
-            return nim_ansi(self.game, self.state)
-        if self.render_mode == "rgb_array":
-            return nim_rgb(self.game, self.state)
-        return None
+
+def environment(game: str, **options: Any) -> GameEnv:
+    """The environment of the id ``boardgames/<Name>-v0`` (:func:`env_class`)."""
+    return env_class(game)(**options)
+
+
+def __getattr__(attr: str) -> Any:
+    """``<Name>Env``: the class of a registered game's Gymnasium id (:func:`env_class`)."""
+    for name in games_with_actions() if attr.endswith("Env") else ():
+        if f"{title(name)}Env" == attr:
+            return env_class(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 register_gymnasium()

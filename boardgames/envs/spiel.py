@@ -1,71 +1,66 @@
-"""OpenSpiel games: ``python_boardgames_kalah`` and ``python_boardgames_nim``, registered
-with ``pyspiel.register_game`` when this module is imported, so that OpenSpiel's
-algorithms (and ``pyspiel.load_game``) run on any board::
+"""OpenSpiel games ``python_boardgames_<name>`` for every registered two-player game with
+action ids, registered with ``pyspiel.register_game`` when this module is imported, so
+that OpenSpiel's algorithms (and ``pyspiel.load_game``) run on them::
 
     import pyspiel
     import boardgames.envs.spiel  # registers the games
-    game = pyspiel.load_game("python_boardgames_kalah(pits=4,seeds=3)")
+    game = pyspiel.load_game("python_boardgames_nim(rows=1;2;3)")
 
-Kalah parameters: ``pits`` (1-12), ``seeds`` (1-20), ``rules`` (``classic``/``etudes``),
-``capture`` (``opposite``/``empty``), ``reward`` (``margin``: the returns are the final
-margins; ``result``: +1/0/-1). One action is one sowing, numbered as in the PettingZoo and
-Gymnasium environments (the mover's ``i``-th pit from its own left); after an extra turn
-the same player moves again. Nim parameters: ``rows`` (chip counts separated by ``;``,
-default ``3;4;5``) and ``misere``; action ``row * K + take - 1``.
+Parameters are the game's plugin options (several whole numbers, such as Nim's rows, are
+written with ``;``: ``rows=3;4;5``, one as ``rows=7;``), checked as everywhere else; a
+game whose extras define ``SPIEL_PARAMETERS`` and ``setup`` (:mod:`boardgames.envs.games`)
+takes those instead. So Kalah keeps its parameters from before the registry: ``pits``,
+``seeds`` (default 4), ``rules``, ``capture`` and ``reward`` (``margin``, the default: the
+returns are the final margins; ``result``: +1/0/-1); Nim its ``rows`` and ``misere``.
+Every other game's returns are +1/0/-1.
 
-The observation tensor is the board from the observer's side (float32), as the other
-environments observe it. ``max_game_length`` is a proven bound, not a guess: every
-sowing either adds a stone to a store (at most ``n`` times, ``n`` stones) or stays on the
-mover's side and moves stones towards its store, lowering the stones' total distance to
-their stores (at most ``n * pits``); so a game has at most ``n + (n + 1) * n * pits``
-sowings.
+One action is one move, numbered by the game's action codec (the mover's own view, as in
+the PettingZoo and Gymnasium environments); after an extra turn the same player moves
+again. ``action_to_string`` is the game's move notation (``format_move``). An illegal
+action is a ``ValueError`` naming it and the legal ones. The observation tensor is the
+game's observation for the observer (float32). ``max_game_length`` is a proven bound:
+the game's setup's (Kalah's from :func:`boardgames.kalah.envs.max_sowings`, Nim's one
+move a chip), else the game's ``max_game_length`` attribute, else
+:data:`~boardgames.envs.games.DEFAULT_MAX_GAME_LENGTH` moves, beyond which a game stops
+with an error rather than break the bound.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from boardgames.envs import require
-from boardgames.envs.boards import (
+from boardgames.core.registry import plugin
+from boardgames.envs.games import (
+    DEFAULT_MAX_GAME_LENGTH,
     PLAYERS,
-    REWARDS,
-    check_choice,
-    kalah_action,
-    kalah_ansi,
-    kalah_game,
-    kalah_margin,
-    kalah_pit,
-    kalah_reward_range,
-    kalah_view,
-    nim_ansi,
-    nim_game,
-    nim_move,
-    nim_play,
-    nim_width,
-    nim_winner,
+    Setup,
+    games_with_actions,
+    hook,
+    own_setup,
+    setup,
+    title,
 )
+from boardgames.envs.libs import require
 
 require("pyspiel", "pip install open_spiel")
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: E402
 
-KALAH = "python_boardgames_kalah"
-NIM = "python_boardgames_nim"
-KALAH_DEFAULTS: dict[str, Any] = {
-    "pits": 6,
-    "seeds": 4,
-    "rules": "classic",
-    "capture": "opposite",
-    "reward": "margin",
-}
-NIM_DEFAULTS: dict[str, Any] = {"rows": "3;4;5", "misere": False}
+PREFIX = "python_boardgames_"
 
 
-def _game_type(short: str, long: str, params: dict[str, Any]) -> Any:
+def _parameter(kind: str, default: Any) -> Any:
+    """A plugin option's default as an OpenSpiel parameter (int, bool or str)."""
+    if kind == "ints":
+        return ";".join(map(str, default)) + (";" if len(default) == 1 else "")
+    return default
+
+
+def _game_type(name: str, params: dict[str, Any]) -> Any:
     return pyspiel.GameType(
-        short_name=short,
-        long_name=long,
+        short_name=PREFIX + name,
+        long_name=f"{title(name)} (boardgames)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -81,175 +76,150 @@ def _game_type(short: str, long: str, params: dict[str, Any]) -> Any:
     )
 
 
-KALAH_TYPE = _game_type(KALAH, "Kalah (boardgames)", KALAH_DEFAULTS)
-NIM_TYPE = _game_type(NIM, "Nim (boardgames)", NIM_DEFAULTS)
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A registered game for OpenSpiel; each game has a subclass naming it
+    (:func:`register` makes them, ``<Name>Game``)."""
 
-
-def max_sowings(stones: int, pits: int) -> int:
-    """The proven bound on a Kalah game's sowings (module docstring)."""
-    return stones + (stones + 1) * stones * pits
-
-
-class KalahGame(pyspiel.Game):  # type: ignore[misc]
-    """Kalah for OpenSpiel; parameters as :data:`KALAH_DEFAULTS`."""
+    game_name: ClassVar[str]
+    defaults: ClassVar[dict[str, Any]]
+    game_type: ClassVar[Any]
+    own_options: ClassVar[bool] = False
+    """The parameters are those of the game's extras (``SPIEL_PARAMETERS``, ``setup``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = {**KALAH_DEFAULTS, **(params or {})}
-        self.kalah = kalah_game(p["pits"], p["seeds"], p["rules"], p["capture"])
-        self.reward = check_choice("reward", p["reward"], REWARDS)
-        low, high = kalah_reward_range(self.kalah, self.reward)
+        p = {**self.defaults, **(params or {})}
+        self.setup = self.make_setup(p)
+        game = self.setup.game
+        high = float(self.setup.max_margin if self.setup.reward == "margin" else 1)
+        self.max_length = self.setup.max_game_length or DEFAULT_MAX_GAME_LENGTH
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.kalah.pits,
+            num_distinct_actions=game.num_actions,
             max_chance_outcomes=0,
             num_players=2,
-            min_utility=low,
+            min_utility=-high,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=max_sowings(self.kalah.total_stones, self.kalah.pits),
+            max_game_length=self.max_length,
         )
-        super().__init__(KALAH_TYPE, info, p)
+        super().__init__(self.game_type, info, p)
 
-    def new_initial_state(self) -> KalahState:
-        return KalahState(self)
+    def make_setup(self, params: dict[str, Any]) -> Setup:
+        """The game of these parameters, each checked by its plugin option (or by the
+        game's own ``setup``)."""
+        if self.own_options:
+            return own_setup(self.game_name, params)
+        options = plugin(self.game_name).options
+        values = {
+            o.name: params[o.name].replace(";", " ")
+            if o.kind == "ints" and isinstance(params[o.name], str)
+            else params[o.name]
+            for o in options
+        }
+        return setup(self.game_name, values)
+
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-        return KalahObserver(self.kalah, params)
+        return SpielObserver(self.setup, iig_obs_type, params)
 
 
-class KalahState(pyspiel.State):  # type: ignore[misc]
-    """A Kalah position; ``board`` is the toolkit's state array (RULES.md numbering, then
-    the side to move)."""
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A position; ``board`` is the toolkit's own state array."""
 
-    def __init__(self, game: KalahGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
-        self.kalah = game.kalah
-        self.reward = game.reward
-        self.board = self.kalah.initial_state()
+        self.setup = game.setup
+        self.max_length = game.max_length
+        self.board = self.setup.game.initial_state()
 
     def current_player(self) -> int:
-        if self.kalah.outcome(self.board) is not None:
+        if self.setup.game.outcome(self.board) is not None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.kalah.to_move(self.board)
+        return int(self.setup.game.to_move(self.board))
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(kalah_action(self.kalah, p) for p in self.kalah.legal_moves(self.board))
+        return [int(a) for a in np.flatnonzero(self.setup.mask(self.board))]
 
     def _apply_action(self, action: int) -> None:
-        pit = kalah_pit(self.kalah, self.kalah.to_move(self.board), action)
-        self.board, _ = self.kalah.play(self.board, pit)
+        game = self.setup.game
+        move = game.move_of(self.board, int(action))
+        if move is None:
+            mover = PLAYERS[game.to_move(self.board)]
+            raise ValueError(
+                f"action {action} is not legal for {mover}; legal now: "
+                f"{self.setup.legal_text(self.board)}"
+            )
+        if self.move_number() >= self.max_length:
+            raise RuntimeError(f"{game.name} played past its {self.max_length}-move bound")
+        self.board, _ = game.play(self.board, move)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"{PLAYERS[player]} sows pit {kalah_pit(self.kalah, player, action)}"
+        game = self.setup.game
+        if game.outcome(self.board) is None and game.to_move(self.board) == player:
+            move = game.move_of(self.board, int(action))
+            if move is not None:
+                return str(game.format_move(move))
+        return f"{PLAYERS[player]} action {action}"
 
     def is_terminal(self) -> bool:
-        return self.kalah.outcome(self.board) is not None
+        return self.setup.game.outcome(self.board) is not None
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0, 0.0]
-        margin = kalah_margin(self.kalah, self.board, 0)
-        r = float(margin) if self.reward == "margin" else float(np.sign(margin))
-        return [r, -r]
+        return [self.setup.reward_of(self.board, p) for p in (0, 1)]
 
     def __str__(self) -> str:
-        return kalah_ansi(self.kalah, self.board)
+        return self.setup.text(self.board)
 
 
-class KalahObserver:
-    """OpenSpiel's PyObserver for Kalah: the holes from the observer's side."""
+class SpielObserver:
+    """OpenSpiel's PyObserver: the game's observation for the observer; the information
+    state (perfect recall) is the moves so far."""
 
-    def __init__(self, kalah: Any, params: Any) -> None:
+    def __init__(self, board: Setup, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        self.kalah = kalah
-        self.tensor = np.zeros(kalah.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.setup = board
+        self.history = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        shape = board.game.observation_shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
 
-    def set_from(self, state: KalahState, player: int) -> None:
-        self.tensor[:] = kalah_view(self.kalah, state.board, player)
+    def set_from(self, state: SpielState, player: int) -> None:
+        self.tensor[:] = np.asarray(self.setup.game.observation(state.board, player)).ravel()
 
-    def string_from(self, state: KalahState, player: int) -> str:
-        return (
-            f"{PLAYERS[player]}: {' '.join(map(str, kalah_view(self.kalah, state.board, player)))}"
+    def string_from(self, state: SpielState, player: int) -> str:
+        if self.history:
+            return f"{PLAYERS[player]}: moves {' '.join(map(str, state.history()))}"
+        view = np.asarray(self.setup.game.observation(state.board, player)).ravel()
+        return f"{PLAYERS[player]}: {' '.join(map(str, view))}"
+
+
+def register() -> list[str]:
+    """Register ``python_boardgames_<name>`` for every registered game with action ids not
+    registered yet, each a subclass ``<Name>Game`` of :class:`SpielGame`; the names
+    registered."""
+    done = set(pyspiel.registered_names())
+    names = []
+    for name in games_with_actions():
+        if PREFIX + name in done:
+            continue
+        own = hook(name, "SPIEL_PARAMETERS") if hook(name, "setup") is not None else None
+        defaults = (
+            dict(own)
+            if own is not None
+            else {o.name: _parameter(o.kind, o.default) for o in plugin(name).options}
         )
+        attributes = {"game_name": name, "defaults": defaults, "own_options": own is not None}
+        cls = cast("type[SpielGame]", type(f"{title(name)}Game", (SpielGame,), attributes))
+        if not isinstance(globals().get(cls.__name__), type):
+            globals()[cls.__name__] = cls  # pickles by name
+        cls.game_type = _game_type(name, cls.defaults)
+        pyspiel.register_game(cls.game_type, cls)
+        names.append(PREFIX + name)
+    return names
 
 
-class NimGame(pyspiel.Game):  # type: ignore[misc]
-    """Nim for OpenSpiel; parameters as :data:`NIM_DEFAULTS`."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = {**NIM_DEFAULTS, **(params or {})}
-        self.nim = nim_game(str(p["rows"]), p["misere"])
-        n, k = len(self.nim.rows), nim_width(self.nim)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=n * k,
-            max_chance_outcomes=0,
-            num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=sum(self.nim.rows),
-        )
-        super().__init__(NIM_TYPE, info, p)
-
-    def new_initial_state(self) -> NimState:
-        return NimState(self)
-
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-        return NimObserver(self.nim, params)
-
-
-class NimState(pyspiel.State):  # type: ignore[misc]
-    """A Nim position; ``board`` is the toolkit's state (rows, then the player to move)."""
-
-    def __init__(self, game: NimGame) -> None:
-        super().__init__(game)
-        self.nim = game.nim
-        self.board = self.nim.initial_state()
-
-    def current_player(self) -> int:
-        if self.nim.outcome(self.board) is not None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.nim.to_move(self.board)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        k = nim_width(self.nim)
-        return [r * k + t for r, left in enumerate(self.board[:-1]) for t in range(int(left))]
-
-    def _apply_action(self, action: int) -> None:
-        self.board = nim_play(self.nim, self.board, *nim_move(self.nim, action))
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        row, take = nim_move(self.nim, action)
-        return f"take {take} from row {row + 1}"
-
-    def is_terminal(self) -> bool:
-        return self.nim.outcome(self.board) is not None
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        return [1.0, -1.0] if nim_winner(self.nim, self.board) == 0 else [-1.0, 1.0]
-
-    def __str__(self) -> str:
-        return nim_ansi(self.nim, self.board)
-
-
-class NimObserver:
-    """OpenSpiel's PyObserver for Nim: the chips left in each row."""
-
-    def __init__(self, nim: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        self.tensor = np.zeros(len(nim.rows), np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def set_from(self, state: NimState, player: int) -> None:
-        self.tensor[:] = state.board[:-1]
-
-    def string_from(self, state: NimState, player: int) -> str:
-        return " ".join(map(str, state.board[:-1]))
-
-
-pyspiel.register_game(KALAH_TYPE, KalahGame)
-pyspiel.register_game(NIM_TYPE, NimGame)
+register()

@@ -37,6 +37,7 @@ PLUGIN = GamePlugin(
     ),
     cache="boardgames.kalah.exact.cachefiles:TABLES",
     web="boardgames.kalah.web.routes:WEB",
+    envs="boardgames.kalah.envs",
     player_names=("A", "B"),
     examples=("4,4,4,4,4,4,0,4,4,4,4,4,4,0 A",),
 )

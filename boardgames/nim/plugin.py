@@ -24,6 +24,7 @@ PLUGIN = GamePlugin(
         ("Monte Carlo tree search (compare nim)", "boardgames.nim.warm:mcts"),
     ),
     web="boardgames.nim.web.api:WEB",
+    envs="boardgames.nim.envs",
     player_names=("first player", "second player"),
     examples=("3 4 5", "1 2 3"),
 )

@@ -83,7 +83,8 @@ def test_importing_the_package_loads_no_learning_library() -> None:
 
 
 def test_the_kalah_opponent_is_the_match_program() -> None:
-    """Each reply is the whole compound move the program of the spec plays."""
+    """Each reply is the whole compound move the program of the spec plays, listed as B's
+    action ids (pit ``5 + i`` is B's action ``i`` on 4 pits)."""
     env = KalahEnv(pits=4, seeds=3, opponent="classic")
     game, config = Kalah(4, 3), parse_spec("classic")
     _, info = env.reset(seed=0)
@@ -96,7 +97,7 @@ def test_the_kalah_opponent_is_the_match_program() -> None:
         state, again = game.play(before, action)
         if not again and game.outcome(state) is None:
             move, _ = program_compound(game, state, config)
-            assert tuple(info["opponent_moves"][: len(move)]) == move
+            assert tuple(info["opponent_moves"][: len(move)]) == tuple(p - 5 for p in move)
     margin = game.outcome(env.state)
     assert reward == (margin if game.to_move(env.state) == 0 else -margin)
 
