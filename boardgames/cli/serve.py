@@ -34,7 +34,8 @@ def serve(host: str, port: int, no_browser: bool, allow_remote: bool) -> None:
     """Serve the web page: play Kalah and Nim, review a game, step through N queens.
 
     The first line printed is the page's URL with its access token; open it in a browser
-    on this machine (done for you unless --no-browser). Ctrl-C stops the server.
+    on this machine (done for you unless --no-browser). Ctrl-C (or SIGTERM) stops the
+    server: status 130.
     Needs the [web] extra: pip install 'boardgames[web]'.
     """
     try:
@@ -56,5 +57,6 @@ def serve(host: str, port: int, no_browser: bool, allow_remote: bool) -> None:
         run(host, port, open_browser=not no_browser)
     except ServerError as e:
         raise InputError(str(e)) from None
-    except KeyboardInterrupt:
-        raise Stopped("Stopped (Ctrl-C): the server is down.") from None
+    except KeyboardInterrupt as e:  # ServerStopped: Ctrl-C or SIGTERM
+        how = getattr(e, "how", "Ctrl-C")
+        raise Stopped(f"Stopped ({how}): the server is down.") from None

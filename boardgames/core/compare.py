@@ -29,6 +29,7 @@ from boardgames.core.protocol import (
     short_score,
     terminal_score,
 )
+from boardgames.core.search import SearchStopped
 from boardgames.core.strategies import ENGINES, STRATEGIES, numba_searcher, run_strategy
 from boardgames.core.tables import Col, FitTable
 
@@ -129,6 +130,7 @@ def run_comparison(
     step: ComparisonStep | None = None,
     playouts: int = 20_000,
     seed: int = 1,
+    stop: Callable[[], bool] | None = None,
 ) -> list[CompareRow]:
     """Run every pair on every position, timing each search; ``step`` hears of each one.
 
@@ -142,6 +144,11 @@ def run_comparison(
     Monte Carlo rows (``mcts``) search ``playouts`` simulations each (seeded with
     ``seed``); their ``nodes`` count playouts, and each position records whether the move
     they chose is one of the best at ``depth`` (:func:`best_moves`, when an exact row ran).
+
+    ``stop`` (a web page's Cancel) is asked before each search, by a Python search every
+    256 positions, and every 0.1 s while a numba search runs (whose kernel is then
+    aborted); once it says True the comparison raises
+    :class:`~boardgames.core.search.SearchStopped`.
     """
     if any(e == "numba" for _, e in pairs):
         searcher = numba_searcher(game, tt_mib)
@@ -158,6 +165,8 @@ def run_comparison(
         for state in positions:
             if step is not None:
                 step(done, total, f"{row.strategy} ({row.engine})")
+            if stop is not None and stop():
+                raise SearchStopped(row.nodes)
             if not row.exact:
                 assert mcts is not None
                 c0, w0 = time.thread_time(), time.perf_counter()
@@ -171,12 +180,23 @@ def run_comparison(
             else:
                 if row.engine == "numba":
                     result, cpu, wall = _numba_search(
-                        numba_searcher(game, tt_mib), row.strategy, state, depth, again_is_ply
+                        numba_searcher(game, tt_mib),
+                        row.strategy,
+                        state,
+                        depth,
+                        again_is_ply,
+                        stop,
                     )
                 else:
                     c0, w0 = time.thread_time(), time.perf_counter()
                     result = run_strategy(
-                        row.strategy, game, state, depth, engine="python", again_is_ply=again_is_ply
+                        row.strategy,
+                        game,
+                        state,
+                        depth,
+                        engine="python",
+                        again_is_ply=again_is_ply,
+                        stop=stop,
                     )
                     cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
                 row.seconds += cpu
@@ -201,12 +221,19 @@ def run_comparison(
 
 
 def _numba_search(
-    searcher: NumbaSearcher, strategy: str, state: State, depth: int | None, again_is_ply: bool
+    searcher: NumbaSearcher,
+    strategy: str,
+    state: State,
+    depth: int | None,
+    again_is_ply: bool,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[SearchResult, float, float]:
     """One timed numba search in a worker thread: (result, CPU seconds, wall seconds).
 
     Clearing the table (milliseconds for a large one) is set-up, not search. On Ctrl-C
-    the kernel is aborted, waited for, and the ``KeyboardInterrupt`` goes on."""
+    the kernel is aborted, waited for, and the ``KeyboardInterrupt`` goes on; when
+    ``stop`` says True (asked every 0.1 s) the kernel is aborted, waited for, and
+    :class:`~boardgames.core.search.SearchStopped` raised."""
     searcher.ws.clear_heuristics()
 
     def work() -> tuple[SearchResult, float, float]:
@@ -214,10 +241,17 @@ def _numba_search(
         result = searcher.run(strategy, state, depth, again_is_ply=again_is_ply, fresh=False)
         return result, time.thread_time() - c0, time.perf_counter() - w0
 
+    def tick() -> None:
+        if stop is not None and stop():
+            searcher.ws.abort()
+
     try:
-        return run_in_thread(work, stop=searcher.ws.abort)
+        found = run_in_thread(work, stop=searcher.ws.abort, tick=tick)
     finally:
         searcher.ws.resume()
+    if stop is not None and stop():
+        raise SearchStopped(found[0].nodes)
+    return found
 
 
 def best_moves(

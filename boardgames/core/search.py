@@ -61,12 +61,24 @@ def _leaf(game: Game, state: State, depth: Depth, ply: int) -> int | None:
     return None
 
 
-def minimax(game: Game, state: State, depth: Depth, *, again_is_ply: bool = False) -> SearchResult:
-    """Plain negamax without pruning; visits every position of the depth-limited tree."""
+def minimax(
+    game: Game,
+    state: State,
+    depth: Depth,
+    *,
+    again_is_ply: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> SearchResult:
+    """Plain negamax without pruning; visits every position of the depth-limited tree.
+
+    ``stop`` is asked every 256 positions; when it says True the search raises
+    :class:`SearchStopped`."""
     count = _Counter()
 
     def search(s: State, d: Depth, ply: int) -> tuple[int, list[int]]:
         count.nodes += 1
+        if stop is not None and not count.nodes & 255 and stop():
+            raise SearchStopped(count.nodes)
         leaf = _leaf(game, s, d, ply)
         if leaf is not None:
             return leaf, []
@@ -93,12 +105,18 @@ def alphabeta(
     alpha: int = -INFINITY,
     beta: int = INFINITY,
     again_is_ply: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """Knuth-Moore F2 (fail-hard alpha-beta) in the game's natural move order."""
+    """Knuth-Moore F2 (fail-hard alpha-beta) in the game's natural move order.
+
+    ``stop`` is asked every 256 positions; when it says True the search raises
+    :class:`SearchStopped`."""
     count = _Counter()
 
     def f2(s: State, d: Depth, ply: int, a: int, b: int) -> tuple[int, list[int]]:
         count.nodes += 1
+        if stop is not None and not count.nodes & 255 and stop():
+            raise SearchStopped(count.nodes)
         leaf = _leaf(game, s, d, ply)
         if leaf is not None:
             return leaf, []

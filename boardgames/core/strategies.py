@@ -363,19 +363,25 @@ def numba_searcher(game: Game, tt_mib: float = DEFAULT_TT_MIB) -> NumbaSearcher:
 
 
 def python_id(
-    game: Game, state: State, depth: int | None, *, again_is_ply: bool = False
+    game: Game,
+    state: State,
+    depth: int | None,
+    *,
+    again_is_ply: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """Iterative deepening over core/search.alphabeta_tt with one table for all depths."""
+    """Iterative deepening over core/search.alphabeta_tt with one table for all depths
+    (``stop``: as alphabeta_tt's, for every iteration)."""
     if depth is None:
-        return alphabeta_tt(game, state, None, again_is_ply=again_is_ply)
+        return alphabeta_tt(game, state, None, again_is_ply=again_is_ply, stop=stop)
     table: dict[Any, Any] = {}
     nodes = 0
     result = None
     for d in range(1, depth + 1):
-        result = alphabeta_tt(game, state, d, table=table, again_is_ply=again_is_ply)
+        result = alphabeta_tt(game, state, d, table=table, again_is_ply=again_is_ply, stop=stop)
         nodes += result.nodes
     if result is None:  # depth 0
-        result = alphabeta_tt(game, state, 0, again_is_ply=again_is_ply)
+        result = alphabeta_tt(game, state, 0, again_is_ply=again_is_ply, stop=stop)
     result.nodes = nodes or result.nodes
     result.strategy = "id"
     return result
@@ -398,8 +404,13 @@ def run_strategy(
     engine: str = "numba",
     again_is_ply: bool = False,
     tt_mib: float = DEFAULT_TT_MIB,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """Run strategy ``name`` on ``engine``; ValueError for an unknown name or pair."""
+    """Run strategy ``name`` on ``engine``; ValueError for an unknown name or pair.
+
+    ``stop`` (the Python engine's searches ask it every 256 positions) ends a search
+    with :class:`~boardgames.core.search.SearchStopped` once it says True; a numba
+    search is stopped through its workspace instead (``abort``)."""
     if name not in STRATEGIES:
         raise ValueError(f"unknown strategy {name!r}; known: {', '.join(STRATEGIES)}")
     if not STRATEGIES[name].exact:
@@ -413,7 +424,7 @@ def run_strategy(
             f"{', '.join(STRATEGIES[name].engines)}"
         )
     if engine == "python":
-        result = _PYTHON[name](game, state, depth, again_is_ply=again_is_ply)
+        result = _PYTHON[name](game, state, depth, again_is_ply=again_is_ply, stop=stop)
         result.strategy = name
         return result
     return numba_searcher(game, tt_mib).run(name, state, depth, again_is_ply=again_is_ply)

@@ -7,10 +7,12 @@ tabs, scripts and routes under ``/api/<game>/``. This module names no game.
 
 Every route answers JSON (the page and its static files aside); every fault is
 ``{"error": "one line"}`` with a 4xx status (5xx only for a bug, and then without a
-traceback). The :class:`~boardgames.web.security.Guard` wraps the whole app. Quick answers
-run in Starlette's thread pool; long work (the program's move, a hint, an analysis, a
-game's own long tasks) is a job (:mod:`boardgames.web.jobs`) whose progress the page
-follows at ``/api/jobs/{id}/events`` (server-sent events).
+traceback), which the :class:`~boardgames.web.security.Guard` around the whole app gives
+a person's browser as a short HTML page instead. Quick answers run in Starlette's thread
+pool and must stay quick (a request's work is capped: the queens steps, say); long work
+(the program's move, a hint, an analysis, a game's own long tasks) is a job
+(:mod:`boardgames.web.jobs`) whose progress the page follows at
+``/api/jobs/{id}/events`` (server-sent events) or by asking ``/api/jobs/{id}``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import html
 import json
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -36,11 +39,21 @@ from boardgames.web import play
 from boardgames.web.extras import Endpoint, Handler, Prepare, WebExtras
 from boardgames.web.inputs import BadInput, parse_json
 from boardgames.web.jobs import Busy, Job, JobManager
-from boardgames.web.security import MAX_BODY, Guard, TooBig, too_big
+from boardgames.web.security import (
+    MAX_BODY,
+    Guard,
+    SlowBody,
+    TooBig,
+    slow_body,
+    too_big,
+)
 
 STATIC = Path(__file__).parent / "static"
 RESERVED = ("games", "jobs")
 """Names under ``/api/`` that the shared routes use: no game's extras go there."""
+STREAM_CLOSING_SECONDS = 0.5
+"""When the server stops, an event stream ends at most this long after (with its job,
+cancelled, if that ends first): uvicorn waits for open answers to end."""
 MARKS = ("tabs", "sections", "styles", "scripts")
 """Where the page template (``static/index.html``) takes the games' extras:
 ``<!-- extras: tabs -->`` and so on."""
@@ -97,12 +110,19 @@ def _missing_files(extras: WebExtras) -> str | None:
 class WebApp:
     """The routes, with the job manager they share and the games' extras."""
 
-    def __init__(self, max_jobs: int | None = None, orphan_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        max_jobs: int | None = None,
+        orphan_seconds: float | None = None,
+        job_seconds: float | None = None,
+    ) -> None:
         kwargs: dict[str, Any] = {}
         if max_jobs is not None:
             kwargs["max_jobs"] = max_jobs
         if orphan_seconds is not None:
             kwargs["orphan_seconds"] = orphan_seconds
+        if job_seconds is not None:
+            kwargs["job_seconds"] = job_seconds
         self.jobs = JobManager(**kwargs)
         self.extras = load_extras()
         self.max_body = max([MAX_BODY, *(e.max_body or 0 for _, e in self.extras)])
@@ -160,26 +180,36 @@ class WebApp:
         return job
 
     async def job_state(self, request: Request) -> Response:
-        return JSONResponse(self._job(request).snapshot(), headers={"cache-control": "no-store"})
+        """The job's state; asking keeps a job that no page's stream follows alive."""
+        job = self._job(request)
+        job.polled()
+        return JSONResponse(job.snapshot(), headers={"cache-control": "no-store"})
 
     async def job_cancel(self, request: Request) -> Response:
+        """Cancel (the page's button): the answer comes when the job has stopped (within
+        a second), so its slot is free for the next."""
         job = self._job(request)
-        job.cancel()
+        job.cancel("user")
         await run_in_threadpool(job.wait, 1.0)
-        return JSONResponse(job.snapshot())
+        return JSONResponse(job.snapshot(), headers={"cache-control": "no-store"})
 
     async def job_events(self, request: Request) -> Response:
-        """Server-sent events: ``progress`` while the job runs, then ``done``, ``error`` or
-        ``cancelled``. Closing the stream (the page closed) cancels a running job."""
+        """Server-sent events: ``progress`` while the job runs, then ``done``, ``failed``
+        or ``cancelled`` (whose ``error`` says why). When the last stream of a running job
+        closes (the page closed) and nobody polls it, the job is cancelled
+        (:meth:`~boardgames.web.jobs.JobManager.sweep`). When the server stops, the
+        stream ends with the job (cancelled), or half a second later."""
         job = self._job(request)
+        jobs = self.jobs
 
         async def events() -> AsyncIterator[str]:
-            job.listeners += 1
+            jobs.follow(job)
             seen = -1
+            closing: float | None = None
             try:
                 while True:
                     snap = job.snapshot()
-                    if job.version != seen:
+                    if job.version != seen or snap["state"] != "running":
                         seen = job.version
                         kind = {"running": "progress", "error": "failed"}.get(
                             snap["state"], snap["state"]
@@ -187,11 +217,14 @@ class WebApp:
                         yield f"event: {kind}\ndata: {json.dumps(snap)}\n\n"
                         if kind != "progress":
                             return
+                    if jobs.closed:
+                        now = time.monotonic()
+                        closing = now if closing is None else closing
+                        if now - closing > STREAM_CLOSING_SECONDS:
+                            return
                     await asyncio.sleep(0.1)
             finally:
-                job.listeners -= 1
-                if job.listeners == 0 and job.state == "running":
-                    job.cancel()
+                jobs.unfollow(job)
 
         return StreamingResponse(
             events(),
@@ -308,6 +341,8 @@ class WebApp:
             return _error(400, str(exc).splitlines()[0] if str(exc) else "bad input")
         if isinstance(exc, TooBig):
             return _error(413, too_big(self.max_body))
+        if isinstance(exc, SlowBody):
+            return _error(408, slow_body(exc.seconds))
         return _error(500, "internal error")
 
     async def on_http(self, request: Request, exc: Exception) -> Response:
@@ -326,6 +361,7 @@ def create_app(
     extra_host: str | None = None,
     max_jobs: int | None = None,
     orphan_seconds: float | None = None,
+    job_seconds: float | None = None,
 ) -> tuple[Guard, WebApp]:
     """The guarded ASGI app and its :class:`WebApp` (whose ``jobs`` the server closes).
 
@@ -334,12 +370,13 @@ def create_app(
     """
     from starlette.exceptions import HTTPException
 
-    web = WebApp(max_jobs, orphan_seconds)
+    web = WebApp(max_jobs, orphan_seconds, job_seconds)
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Exception: web.on_error,
         BadInput: web.on_error,
         GameError: web.on_error,
         TooBig: web.on_error,
+        SlowBody: web.on_error,
         ValueError: web.on_error,
         HTTPException: web.on_http,
     }

@@ -34,7 +34,32 @@ def parse_json(body: bytes, limit: int = MAX_BODY) -> dict[str, Any]:
         raise BadInput("the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadInput("the request body must be a JSON object")
+    if not _unicode(data):
+        raise BadInput(
+            "the request body holds text that is not Unicode (a lone surrogate such as "
+            "\\ud800): send UTF-8 text"
+        )
     return data
+
+
+def _unicode(data: Any) -> bool:
+    """False when a text (a key or a value) anywhere in ``data`` holds a lone surrogate,
+    which JSON's ``\\u`` escapes allow but UTF-8 cannot carry (nor an answer quote)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _no_constant(name: str) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import BASE, ORIGIN, TOKEN, Client, make_client
+from boardgames.web.security import cookie_name
+from tests.web.conftest import BASE, ORIGIN, PORT, TOKEN, Client, make_client
 
 GOOD_NIM = {"layout": [3, 4, 5]}
 KALAH = {"pits": 4, "seeds": 3, "players": ["human", "program"], "sowings": []}
@@ -77,7 +78,7 @@ def test_no_token(app_client: Client, path: str) -> None:
 )
 def test_wrong_token_cookie(app_client: Client, cookie: str) -> None:
     app_client.client.cookies.clear()
-    headers = {"Cookie": f"boardgames_token={cookie}".encode(), "Origin": BASE.encode()}
+    headers = {"Cookie": f"{cookie_name(PORT)}={cookie}".encode(), "Origin": BASE.encode()}
     response = app_client.client.post("/api/nim/position", json=GOOD_NIM, headers=headers)
     assert_refused(response, (403,))
     app_client.client.get(f"/?token={TOKEN}", follow_redirects=False)

@@ -3,7 +3,9 @@ on one Kalah position (the start, or the game on the Kalah page), as a job.
 
 Every exact strategy must find the same value at the same depth; the answer says whether
 they do (:func:`~boardgames.core.compare.disagreements`). The page draws the table and a
-chart of the positions each strategy visited.
+chart of the positions each strategy visited. The job's Cancel stops the search that
+runs within a second (the comparison's ``stop``: a Python search asks it every 256
+positions, a numba kernel is aborted), and the job ends.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from boardgames.core.compare import comparison_json, disagreements, plan, run_comparison
 from boardgames.core.protocol import describe_score
+from boardgames.core.search import SearchStopped
 from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.eval import EVALUATIONS
 from boardgames.kalah.game import PLAYER_NAMES, Kalah
@@ -71,7 +74,12 @@ def prepare(data: dict[str, Any]) -> Callable[[Job], Any]:
             job.progress = {"stage": label, "done": done, "total": total}
             job.version += 1
 
-        rows = run_comparison(game, [state], depth, pairs, step=step)
+        try:
+            rows = run_comparison(
+                game, [state], depth, pairs, step=step, stop=lambda: job.cancelled
+            )
+        except SearchStopped:
+            raise Cancelled from None
         problems = disagreements(rows)
         out = comparison_json(
             "kalah",

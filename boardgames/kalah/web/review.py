@@ -3,7 +3,8 @@
 The review values every move for the player who made it, exact where the solver reaches
 within ``exact_nodes`` positions (with the endgame table the cache already holds, as
 ``kalah review --quick``: the page builds none), else by a search ``depth`` compound
-moves deep. Each finished move is sent as progress; cancel stops the solver at once.
+moves deep. Each finished move is sent as progress; cancel stops the solver and the
+depth-limited searches (their numba kernels aborted) within a second.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from boardgames.kalah.game import PLAYER_NAMES
 from boardgames.kalah.record import MAX_RECORD_BYTES, Record, parse_record, replay
 from boardgames.kalah.web.page import play_sowings, read_setup
 from boardgames.web.inputs import BadInput, text, whole
-from boardgames.web.jobs import Job
+from boardgames.web.jobs import Cancelled, Job
 
 MAX_DEPTH = 40
 """The deepest review search (as ``kalah review --depth``)."""
@@ -52,6 +53,7 @@ def run_review(record: Record, depth: int, exact_nodes: int, job: Job) -> dict[s
     and after, and a value for the graph from A's side."""
     from boardgames.kalah.analysis.review import Reviewer
     from boardgames.kalah.exact.sizing import quick_stones
+    from boardgames.kalah.exact.solver import SearchStopped
 
     steps, _ = replay(record)
     game = record.game
@@ -67,29 +69,41 @@ def run_review(record: Record, depth: int, exact_nodes: int, job: Job) -> dict[s
     job.check()
     job.report(stage="loading the solver and the search", done=0, total=len(steps))
     reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
-    job.on_cancel = reviewer.stop
-    job.check()
+
+    def stop() -> None:
+        # the solver, and the engines of the depth-limited searches (made as the review
+        # needs them: the job calls this again until the review has stopped)
+        reviewer.stop()
+        for engine in list(reviewer.first_guess._engines.values()):
+            engine.searcher.ws.abort()
+
     state = game.initial_state(record.first)
     rows: list[dict[str, Any]] = []
-    for k, step in enumerate(steps, 1):
-        job.report(stage="reviewing", done=k - 1, total=len(steps), rows=rows[-1:])
-        row = reviewer.review_move(state, step.pits, k)
-        row["board_before"] = game.board(state)
-        row["board_after"] = game.board(step.state)
-        row["to_move_after"] = (
-            None if game.outcome(step.state) is not None else PLAYER_NAMES[game.to_move(step.state)]
-        )
-        row["before_text"] = _value(row["before"], row["exact"])
-        row["after_text"] = _value(row["after"], row["exact"])
-        row["after_short"] = row["after_text"] if row["exact"] else short_score(row["after"])
-        after = row["after"] if row["player"] == "A" else -row["after"]
-        margin = score_margin(after)
-        row["graph"] = margin if margin is not None else after
-        row["graph_final"] = margin is not None
-        rows.append(row)
-        state = step.state
+    with job.stopping(stop):
+        for k, step in enumerate(steps, 1):
+            job.report(stage="reviewing", done=k - 1, total=len(steps), rows=rows[-1:])
+            try:
+                row = reviewer.review_move(state, step.pits, k)
+            except SearchStopped:
+                raise Cancelled from None
+            job.check()  # a search stopped by the cancel gives no row worth showing
+            row["board_before"] = game.board(state)
+            row["board_after"] = game.board(step.state)
+            row["to_move_after"] = (
+                None
+                if game.outcome(step.state) is not None
+                else PLAYER_NAMES[game.to_move(step.state)]
+            )
+            row["before_text"] = _value(row["before"], row["exact"])
+            row["after_text"] = _value(row["after"], row["exact"])
+            row["after_short"] = row["after_text"] if row["exact"] else short_score(row["after"])
+            after = row["after"] if row["player"] == "A" else -row["after"]
+            margin = score_margin(after)
+            row["graph"] = margin if margin is not None else after
+            row["graph_final"] = margin is not None
+            rows.append(row)
+            state = step.state
     job.report(stage="done", done=len(steps), total=len(steps), rows=rows[-1:])
-    job.on_cancel = None
     counts = {
         v: sum(1 for r in rows if r["verdict"] == v) for v in ("best", "inaccuracy", "mistake")
     }

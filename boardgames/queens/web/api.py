@@ -21,7 +21,7 @@ from boardgames.core.progress import Stopped
 from boardgames.queens import solve
 from boardgames.queens.solve import class_size, fundamental_solutions, solutions, transforms
 from boardgames.web.extras import Site, WebExtras
-from boardgames.web.inputs import flag, whole
+from boardgames.web.inputs import BadInput, flag, whole
 from boardgames.web.jobs import Job
 
 MAX_STEP_N = 16
@@ -32,8 +32,14 @@ MAX_SHOWN = 500
 """Solutions a list sends at most (the count is always complete)."""
 MAX_STEPS = 4000
 """Steps one request returns at most."""
-MAX_SKIP = 200_000
-"""Steps a request may skip to reach its start (the page asks in order)."""
+MAX_WORK = 40_000
+"""Steps one request may go through, those it skips to reach its start and those it
+returns (``start + count``): the server keeps no search between requests, so each runs
+the backtracking from the start, at some 40 microseconds a traced step (N = 16: 40,000
+steps are about 1.5 s). The page asks 500 at a time, in order: it steps through the first
+40,000 steps of a search (all of N = 9's 16,434; N = 10 has 70,352)."""
+MAX_SKIP = MAX_WORK - 1
+"""The latest step a request may start at."""
 MAX_COUNT_N = 20
 """Largest N the page counts (the command line goes to 27, with a cluster beyond 20)."""
 SYMMETRIES = ("identity", "rotation 90", "rotation 180", "rotation 270", "mirror left-right",
@@ -45,15 +51,24 @@ def _bits(flags: list[bool]) -> str:
     return "".join("1" if f else "0" for f in flags)
 
 
-def steps(n: int) -> Iterator[dict[str, Any]]:
+class _Enough(Exception):
+    """Raised inside the traced solver once the steps asked for are all seen."""
+
+
+def steps(n: int, most: int | None = None) -> Iterator[dict[str, Any]]:
     """Every step of the classic solver for N, in order: ``place``/``remove`` a queen
     (row, col 0-based) or a ``solution``, each with the queens then on the board and the
-    three tables as 0/1 strings (columns, ``row + col``, ``row - col + n - 1``)."""
+    three tables as 0/1 strings (columns, ``row + col``, ``row - col + n - 1``).
+    ``most``: the first that many steps only (the solver is stopped there, not run on
+    to its next solution)."""
     code = solutions.__code__
     seen: dict[str, Any] = {"cols": "0" * n, "sums": "0" * (2 * n - 1), "diffs": "0" * (2 * n - 1)}
     events: list[dict[str, Any]] = []
+    given = 0
 
     def local(frame: FrameType, event: str, arg: object) -> Any:
+        if most is not None and given + len(events) >= most:
+            raise _Enough
         if event == "line":
             f = frame.f_locals
             busy = f.get("col_busy")
@@ -85,17 +100,22 @@ def steps(n: int) -> Iterator[dict[str, Any]]:
     gen = solutions(n)
     previous = sys.gettrace()
     while True:
+        enough = False
         sys.settrace(calls)
         try:
             sol = next(gen)
         except StopIteration:
             sol = None
+        except _Enough:
+            sol, enough = None, True
         finally:
             sys.settrace(previous)
+        given += len(events)
         yield from events
         events.clear()
-        if sol is None:
+        if sol is None or enough:
             return
+        given += 1
         yield {
             "op": "solution",
             "row": n - 1,
@@ -113,9 +133,15 @@ def step_range(data: dict[str, Any]) -> dict[str, Any]:
     n = whole(data, "n", 1, MAX_STEP_N)
     start = whole(data, "start", 0, MAX_SKIP, 0)
     count = whole(data, "count", 1, MAX_STEPS, 500)
+    if start + count > MAX_WORK:
+        raise BadInput(
+            f"the page steps through the first {MAX_WORK:,} steps of a search: start + "
+            f"count must be at most {MAX_WORK:,} (`boardgames queens solve` goes on)"
+        )
     out = []
     finished = True
-    for k, step in enumerate(steps(n)):
+    # one step more than asked: whether the search goes on after them
+    for k, step in enumerate(steps(n, most=start + count + 1)):
         if k >= start + count:
             finished = False
             break
