@@ -27,6 +27,8 @@ COMMANDS = {
     "boardgames --help": ["boardgames", "--help"],
     "boardgames nim --help": ["boardgames", "nim", "--help"],
     "boardgames nim analyse 3 4 5": ["boardgames", "nim", "analyse", "3", "4", "5"],
+    "boardgames games": ["boardgames", "games"],
+    "boardgames play --help": ["boardgames", "play", "--help"],
 }
 
 
