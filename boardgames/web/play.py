@@ -3,21 +3,29 @@
 A request names the game (in the URL), its ``options`` (the plugin's options by name),
 an optional starting ``position`` (the game's notation, or moves from the start: see
 :func:`boardgames.core.capabilities.parse_position`) and the ``moves`` played since, as
-protocol moves (ints). The server replays them on every request, checking each, so it
-keeps no game state. The answer describes the position: its SVG (the game's
+protocol moves (ints), or instead a ``record``: text a person pasted or opened (the moves
+in the game's notation separated by commas, semicolons or lines, or a position in the
+game's notation; :func:`read_record`). The server replays them on every request, checking
+each, so it keeps no game state. The answer describes the position: its SVG (the game's
 :class:`~boardgames.core.capabilities.Drawing`, whose ``data-move`` elements the page
 makes clickable) or its text board, the legal moves with their notation, who moves, the
 result.
 
 The program's move, the hint and the analysis are :func:`boardgames.core.engine.think` and
 :func:`~boardgames.core.engine.candidates` run as jobs; a job's Cancel stops the search
-(its ``stop`` reads the job's state; a compiled search is aborted too).
+(its ``stop`` reads the job's state; a compiled search is aborted too). Their answers word
+the value for people (:func:`value_words`: ``win by 3 (exact)``, ``win by at least 2``,
+``+14 (estimate)``), keep how it was found (``how``: engine, depth, positions) apart for
+the page's details, and say the time the level gave (``budget``) and whether a proof took
+longer (``overran``).
 """
 
 from __future__ import annotations
 
 import io
+import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +33,7 @@ from typing import Any
 from boardgames.core.capabilities import Drawing, PositionNotation, capabilities, parse_position
 from boardgames.core.engine import LEVELS, Answer, candidates, numba_ready, think
 from boardgames.core.engine import Cancelled as SearchCancelled
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import GameError, State, quote
 from boardgames.core.registry import GAME, GamePlugin, UnknownGame, plugin, plugins
 from boardgames.web.inputs import BadInput, choice, int_list, number, text, whole
 from boardgames.web.jobs import Cancelled, Job
@@ -84,6 +92,10 @@ def read_game(data: dict[str, Any]) -> tuple[GamePlugin, Any, dict[str, Any]]:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise BadInput("options must be an object: {option name: value}")
+    for o in spec.options:  # an empty field of the form: say so, not "got ''"
+        value = options.get(o.name)
+        if o.kind != "bool" and isinstance(value, str) and not value.strip():
+            raise BadInput(f"{_capital(o.help)}: required")
     try:
         game = spec.make(**options)
         values = {
@@ -109,7 +121,100 @@ def read_setup(data: dict[str, Any]) -> Setup:
     setup = Setup(spec, game, values, start_text, start)
     for k, move in enumerate(int_list(data, "moves", -MOVE_LIMIT, MOVE_LIMIT, MAX_MOVES), 1):
         _advance(setup, move, f"move {k}")
+    if data.get("record") is not None:
+        read_record(setup, text(data, "record", MAX_POSITION))
     return setup
+
+
+_MOVE_SEPARATORS = re.compile(r"[,;\n]+")
+_GAPS = " \t\r\n,;"
+_WORDS = re.compile(r"[\s,;]+")
+
+
+def read_record(setup: Setup, record: str) -> None:
+    """Play a game record on ``setup``: the moves in the game's notation separated by
+    commas, semicolons or lines (``4,4,5,3``, ``1 2; 3 1``; or by spaces, for a game whose
+    moves hold none), or, from the start only, a position in the game's notation
+    (``4453``, a Kalah board). A position that the moves from the start write (Connect
+    Four's ``4453``) becomes those moves; another one the starting position. Lines that
+    begin with ``#`` are comments; ``start`` or nothing is the start. BadInput names what
+    is wrong, in one line."""
+    lines = [line for line in record.splitlines() if not line.lstrip().startswith("#")]
+    words = "\n".join(lines).strip()
+    if words in ("", "start"):
+        return
+    game = setup.game
+    moves, problem = _replay(setup, [w.strip() for w in _MOVE_SEPARATORS.split(words)])
+    if problem is not None and not moves and any(c.isspace() for c in words):
+        spaced, spaced_problem = _replay(setup, _WORDS.split(words))
+        if spaced_problem is None:
+            moves, problem = spaced, None
+    if problem is None:
+        for k, move in enumerate(moves, len(setup.moves) + 1):
+            _advance(setup, move, f"move {k}")
+        return
+    if moves or setup.moves or setup.start_text:  # a list of moves with a wrong one
+        raise BadInput(problem)
+    try:
+        position = parse_position(game, words)
+    except GameError as e:
+        raise BadInput(f"neither moves ({problem}) nor a position ({_line(e)})") from None
+    found = _moves_to(game, words, position)
+    if found is None:
+        setup.start_text, setup.start = words, position
+        return
+    for k, move in enumerate(found, 1):
+        _advance(setup, move, f"move {k}")
+
+
+def _replay(setup: Setup, items: list[str]) -> tuple[list[int], str | None]:
+    """The moves ``items`` name one after the other from ``setup``'s position, and what
+    is wrong with the first that names no legal move (None when every one does)."""
+    game, state = setup.game, setup.now
+    moves: list[int] = []
+    for k, item in enumerate((i for i in items if i), len(setup.moves) + 1):
+        if k > MAX_MOVES:
+            return moves, f"the record holds more than {MAX_MOVES:,} moves"
+        if _over(game, state):
+            return moves, f"move {k} ({quote(item)}) comes after the end of the game"
+        try:
+            move = game.parse_move(item, state)
+        except GameError as e:
+            return moves, f"move {k} ({quote(item)}): {_line(e)}"
+        if move not in game.legal_moves(state):
+            return moves, f"move {k} ({quote(item)}) is not a legal move there"
+        state, _ = game.play(state, move)
+        moves.append(move)
+    return moves, None
+
+
+def _moves_to(game: Any, words: str, position: State) -> list[int] | None:
+    """The moves from the start that ``words`` writes one after the other (each the
+    longest legal move's text that fits, gaps allowed) when they reach ``position``; else
+    None (a position that is no list of moves)."""
+    state, moves = game.initial_state(), []
+    notation = isinstance(game, PositionNotation)
+    if not notation:  # its positions are the moves from the start
+        for word in _WORDS.split(words.strip()):
+            if word and word != "start":
+                move = game.parse_move(word, state)
+                state, _ = game.play(state, move)
+                moves.append(move)
+        return moves or None
+    rest = words.lstrip(_GAPS)
+    while rest:
+        if _over(game, state) or len(moves) >= MAX_MOVES:
+            return None
+        texts = sorted(((game.format_move(m), m) for m in game.legal_moves(state)),
+                       key=lambda item: -len(item[0]))  # fmt: skip
+        move = next((m for word, m in texts if word and rest.startswith(word)), None)
+        if move is None:
+            return None
+        rest = rest[len(game.format_move(move)) :].lstrip(_GAPS)
+        state, _ = game.play(state, move)
+        moves.append(move)
+    same = game.format_position(state) == game.format_position(position)
+    return moves if same and moves else None
 
 
 def _advance(setup: Setup, move: int, label: str) -> None:
@@ -143,6 +248,15 @@ def player_name(spec: GamePlugin, player: int) -> str:
     """A player's name for a sentence: ``A``, ``first player``, ``player 1``."""
     name = spec.player_names[player]
     return f"player {name}" if name.isdigit() else name
+
+
+def winner(game: Any, state: State) -> int | None:
+    """The player who won (0 or 1); None for a draw or a game that goes on."""
+    result = game.outcome(state)
+    if not result:
+        return None
+    mover = int(game.to_move(state))
+    return mover if result > 0 else 1 - mover
 
 
 def result_text(spec: GamePlugin, game: Any, state: State) -> str | None:
@@ -202,6 +316,7 @@ def describe(setup: Setup) -> dict[str, Any]:
         "player": None if mover is None else player_name(spec, mover),
         "over": over,
         "result_text": result_text(spec, game, state),
+        "winner": winner(game, state),
         "again": bool(setup.again and not over),
     }
 
@@ -289,17 +404,46 @@ def _searching(setup: Setup, job: Job, work: Callable[[Callable[[], bool]], Any]
         lock.release()
 
 
-def answer_json(setup: Setup, answer: Answer) -> dict[str, Any]:
+def value_words(value_text: str, exact: bool, estimates: bool = True) -> str:
+    """A value as the page words it: ``win by 3 (exact)``, ``win by at least 2`` (a
+    bound says so itself), ``+14 (estimate)`` (a heuristic score), ``draw (exact)``; for
+    a game without a heuristic evaluation (``estimates`` False, Nim) a score that is no
+    proof says nothing: ``not proved in the time``."""
+    if exact:
+        return f"{value_text} (exact)"
+    if "at least" in value_text:
+        return value_text
+    return f"{value_text} (estimate)" if estimates else "not proved in the time"
+
+
+def overran_words(seconds: float, budget: float | None) -> str:
+    """The sentence the page shows when a search took longer than its level's time."""
+    given = f"its {budget:g} s" if budget else "its time"
+    return f"It took {seconds:.1f} s, more than {given}: a proof under way cannot be cut short."
+
+
+def answer_json(setup: Setup, answer: Answer, budget: float | None = None) -> dict[str, Any]:
     """An :class:`Answer` for the page: ``move`` (the protocol move) and ``text`` (its
-    notation), the value in words (``value_text``: exact or a bound), how it was found."""
+    notation), the value (``value_text``: exact or a bound; ``words``: for people), the
+    line (``pv``), the time the level gave (``budget``, None for a depth) and whether the
+    answer took longer (``overran``), and how it was found (``how``: for the details)."""
     out = answer.as_json(setup.game)
     out["text"] = out["move"]
     out["move"] = answer.move
     out["how"] = answer.how()
+    out["words"] = value_words(out["value_text"], answer.exact, "evaluation" in _caps(setup))
+    out["short"] = answer.short()
+    out["budget"] = budget
+    out["overran"] = answer.overran
+    out["overran_text"] = overran_words(answer.seconds, budget) if answer.overran else None
     player = setup.game.to_move(setup.now)
     out["player"] = player
     out["player_name"] = player_name(setup.spec, player)
     return out
+
+
+def _caps(setup: Setup) -> list[str]:
+    return capabilities(setup.game)
 
 
 def _think(setup: Setup, job: Job, level: dict[str, Any]) -> Answer:
@@ -316,19 +460,25 @@ def _ready(data: dict[str, Any]) -> tuple[Setup, dict[str, Any]]:
     return setup, read_level(data)
 
 
+def _late(out: dict[str, Any]) -> str:
+    return f" {out['overran_text']}" if out["overran_text"] else ""
+
+
 def prepare_program(data: dict[str, Any]) -> Callable[[Job], Any]:
-    """The program's move for the side to move, and the position after it."""
+    """The program's move for the side to move (within the level's time: ``seconds`` is
+    passed to the search, and ``overran`` says when a proof took longer), and the
+    position after it."""
     setup, level = _ready(data)
 
     def work(job: Job) -> dict[str, Any]:
         answer = _think(setup, job, level)
         job.check()
         assert answer.move is not None
-        out = answer_json(setup, answer)
-        late = "; it overran its time" if answer.overran else ""
+        out = answer_json(setup, answer, level["seconds"])
+        who, name = _capital(out["player_name"]), out["player_name"]
         out["said"] = (
-            f"{_capital(out['player_name'])} plays {out['text']} (value {out['value_text']}; "
-            f"{out['how']}, {answer.seconds:.2f} s{late})."
+            f"{who} (the program) played {out['text']}. Its value for {name}: {out['words']}."
+            + _late(out)
         )
         _advance(setup, answer.move, "the program's move")
         out["position"] = describe(setup)
@@ -344,11 +494,12 @@ def prepare_hint(data: dict[str, Any]) -> Callable[[Job], Any]:
     def work(job: Job) -> dict[str, Any]:
         answer = _think(setup, job, level)
         job.check()
-        out = answer_json(setup, answer)
+        out = answer_json(setup, answer, level["seconds"])
         line = " ".join(out["pv"][:8])
         out["said"] = (
-            f"Hint: {out['text']} (value {out['value_text']} for {out['player_name']}; "
-            f"{out['how']})." + (f" Line: {line}." if len(out["pv"]) > 1 else "")
+            f"Hint for {out['player_name']}: {out['text']}. Its value: {out['words']}."
+            + (f" Line: {line}." if len(out["pv"]) > 1 else "")
+            + _late(out)
         )
         return out
 
@@ -356,27 +507,50 @@ def prepare_hint(data: dict[str, Any]) -> Callable[[Job], Any]:
 
 
 def prepare_analyse(data: dict[str, Any]) -> Callable[[Job], Any]:
-    """The ``top`` best moves, each valued by its own search (the time shared)."""
+    """The ``top`` best moves, each valued the same way (:func:`candidates`: exact values
+    when they all come within the level's time, else searches to one common depth; a
+    depth level searches that deep), best first: the value of the position is the
+    first's, and so is the best line (``pv``)."""
     setup, level = _ready(data)
     top = whole(data, "top", 1, MAX_TOP, 3)
+    depth = level["depth"]
     seconds = level["seconds"] or 1.0
+    timing: list[float] = []
+
+    def search(stop: Callable[[], bool]) -> list[tuple[int, Answer]]:
+        t0 = time.perf_counter()  # the search's own time, not the wait for another's
+        try:
+            return candidates(
+                setup.game, setup.now, seconds=seconds, top=top, stop=stop, depth=depth
+            )
+        finally:
+            timing.append(time.perf_counter() - t0)
 
     def work(job: Job) -> dict[str, Any]:
-        found = _searching(
-            setup,
-            job,
-            lambda stop: candidates(setup.game, setup.now, seconds=seconds, top=top, stop=stop),
-        )
+        found = _searching(setup, job, search)
         job.check()
+        spent = timing[-1]
         rows = [
-            {**answer_json(setup, a), "move": m, "text": setup.game.format_move(m)}
+            {**answer_json(setup, a, level["seconds"]), "move": m,
+             "text": setup.game.format_move(m)}
             for m, a in found
-        ]
+        ]  # fmt: skip
         best = rows[0]
-        return {
+        budget = level["seconds"]
+        overran = budget is not None and spent > 1.5 * budget + 0.2
+        out = {
             "moves": rows,
-            "said": f"Best for {best['player_name']}: {best['text']} (value {best['value_text']}).",
-        }
+            **{k: best[k] for k in ("move", "text", "value", "value_text", "exact", "bound",
+                                    "words", "short", "pv", "how", "player", "player_name")},
+            "seconds": round(spent, 3),
+            "budget": budget,
+            "overran": overran,
+            "overran_text": overran_words(spent, budget) if overran else None,
+            "depth": depth,
+        }  # fmt: skip
+        said = f"Best for {best['player_name']}: {best['text']}. Its value: {best['words']}."
+        out["said"] = said + _late(out)
+        return out
 
     return work
 
@@ -413,10 +587,53 @@ def catalogue(extras: dict[str, dict[str, Any]]) -> dict[str, Any]:
                     for o in spec.options
                 ],
                 "capabilities": _capabilities(spec),
+                "engine": engine_words(spec),
                 "extras": extras.get(name),
             }
         )
-    return {"games": games, "levels": list(LEVELS)}
+    return {"games": games, "levels": list(LEVELS), "level_help": level_help()}
+
+
+LEVEL_WORDS = {
+    "easy": "looks one move ahead",
+    "medium": "looks three moves ahead",
+    "strong": "thinks about a second a move",
+    "perfect": "thinks up to ten seconds, and plays perfectly where it can prove the result",
+}
+"""What each level does, in plain words (the page's level menu and its details)."""
+
+
+def level_help() -> dict[str, dict[str, Any]]:
+    """Each level's plain words and its detail: the depth or the time :func:`think` gets."""
+    out = {}
+    for name, level in LEVELS.items():
+        if level["depth"] is not None:
+            plies = level["depth"]
+            detail = f"a search {plies} {'ply' if plies == 1 else 'plies'} deep"
+        else:
+            seconds = level["seconds"]
+            detail = (
+                f"{seconds:g} s a move: the exact solver or a search to the end first, "
+                "then deeper and deeper searches until the time is up"
+            )
+        out[name] = {
+            "words": LEVEL_WORDS.get(name, name),
+            "detail": detail,
+            "depth": level["depth"],
+            "seconds": level["seconds"],
+        }
+    return out
+
+
+def engine_words(spec: GamePlugin) -> str:
+    """Which engine thinks for this game, for the page's details."""
+    parts = []
+    if spec.solver:
+        parts.append("its exact solver when it answers in time")
+    if spec.kernels:
+        parts.append("the compiled engine (numba) once it is compiled on this machine")
+    parts.append("else the pure-Python alpha-beta search")
+    return f"{spec.title}: " + ", ".join(parts) + "."
 
 
 def _capabilities(spec: GamePlugin) -> list[str]:

@@ -51,6 +51,11 @@ def test_the_list_of_games_is_the_registry(app_client: Client) -> None:
     body = listed.json()
     assert [g["name"] for g in body["games"]] == list(plugins())
     assert body["levels"] == list(LEVELS)
+    help_ = body["level_help"]
+    assert list(help_) == list(LEVELS)
+    for name, level in LEVELS.items():  # the page's words and details are the engine's levels
+        assert (help_[name]["depth"], help_[name]["seconds"]) == (level["depth"], level["seconds"])
+        assert help_[name]["words"] and help_[name]["detail"]
     for entry in body["games"]:
         spec = plugins()[entry["name"]]
         assert entry["title"] == spec.title and entry["kind"] == spec.kind
@@ -62,6 +67,8 @@ def test_the_list_of_games_is_the_registry(app_client: Client) -> None:
             )  # fmt: skip
         if spec.kind == "game":
             assert entry["capabilities"] == capabilities(spec.make())
+            assert entry["engine"].startswith(f"{spec.title}: ")
+            assert ("exact solver" in entry["engine"]) == bool(spec.solver)
         if spec.web is None:
             assert entry["extras"] is None
             continue
@@ -162,7 +169,110 @@ def test_an_extra_turn_is_said(app_client: Client) -> None:
 def test_the_end_of_a_game_in_words(app_client: Client) -> None:
     pos = post_ok(app_client, url("nim", "position"), {"options": {"rows": "2"}, "moves": [2]})
     assert pos["over"] and pos["legal"] == [] and pos["player"] is None
-    assert pos["result_text"] == "First player wins (margin 1)."
+    assert pos["result_text"] == "First player wins (margin 1)." and pos["winner"] == 0
+    going = post_ok(app_client, url("nim", "position"), {"options": {"rows": "2"}})
+    assert going["winner"] is None
+
+
+def test_an_empty_option_is_required_in_the_words_of_its_help(app_client: Client) -> None:
+    """The form's empty field: its label (the option's help) and "required", not a
+    complaint about the value ''."""
+    for name, option, label in [("kalah", "pits", "Pits a side"),
+                                ("nim", "rows", "Chips in each row at the start")]:  # fmt: skip
+        answer = app_client.post(url(name, "position"), {"options": {option: "  "}})
+        assert answer.status_code == 400
+        assert answer.json() == {"error": f"{label}: required"}
+
+
+# --- game records: moves or a position, pasted or opened ------------------------------------
+
+
+KALAH_BOARD = "4 4 0 5 5 0 2 5 5 5 5 4 4 0 B"
+"""A Kalah position (4 stones a pit, after 2 0 9) in its notation."""
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "record", "texts", "start"),
+    [
+        ("connect4", {}, "4453", ["4", "4", "5", "3"], ""),  # its position: the moves
+        ("connect4", {}, "4,4,5,3", ["4", "4", "5", "3"], ""),
+        ("connect4", {}, "4 4 5 3", ["4", "4", "5", "3"], ""),  # moves without spaces
+        ("connect4", {}, "# a comment\n4\n4\n\n5\n", ["4", "4", "5"], ""),
+        ("connect4", {}, "start", [], ""),
+        ("nim", {"rows": "3,4,5"}, "1 2, 3 1", ["1 2", "3 1"], ""),
+        ("nim", {}, "1 2;3 1", ["1 2", "3 1"], ""),
+        ("nim", {}, "1 2 3", [], "1 2 3"),  # a position: the chips left
+        ("kalah", {"seeds": 4}, "2, 0, 9", ["2", "0", "9"], ""),
+        (
+            "kalah",
+            {"seeds": 4},
+            "4 4 0 5 5 0 2 5 5 5 5 4 4 0 B",
+            [],
+            "4 4 0 5 5 0 2 5 5 5 5 4 4 0 B",
+        ),
+    ],
+)
+def test_a_record_is_moves_or_a_position(
+    app_client: Client, name: str, options: dict, record: str, texts: list[str], start: str
+) -> None:
+    pos = post_ok(app_client, url(name, "position"), {"options": options, "record": record})
+    assert [m["text"] for m in pos["moves"]] == texts
+    assert pos["position"] == start
+    # sent back as the page sends a line (start and protocol moves), it is the same position
+    again = {
+        "options": options,
+        "position": start or None,
+        "moves": [m["move"] for m in pos["moves"]],
+    }
+    assert post_ok(app_client, url(name, "position"), again) == pos
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_any_game_written_as_its_moves_reads_back(app_client: Client, name: str) -> None:
+    """A random line of every registered game, written as the page's links write it (the
+    moves' notation joined by commas), is read back to the same moves."""
+    game = two_player()[name].make()
+    rng = random.Random(11)
+    state, moves = game.initial_state(), []
+    while game.legal_moves(state) and game.outcome(state) is None and len(moves) < 40:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state, _ = game.play(state, move)
+    record = ",".join(game.format_move(m) for m in moves)
+    pos = post_ok(app_client, url(name, "position"), {"record": record})
+    assert [m["move"] for m in pos["moves"]] == moves and pos["position"] == ""
+
+
+def test_a_record_after_a_starting_position(app_client: Client) -> None:
+    start = "4 4 0 5 5 0 2 5 5 5 5 4 4 0 B"
+    body = {"options": {"seeds": 4}, "position": start, "record": "9"}
+    pos = post_ok(app_client, url("kalah", "position"), body)
+    assert pos["position"] == start and [m["text"] for m in pos["moves"]] == ["9"]
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "said"),
+    [
+        ("connect4", "4,4,x", "move 3 ('x'): "),
+        ("connect4", "4,4,8", "move 3 ('8'): "),
+        ("kalah", "0,0", "move 2 ('0'): "),  # pit 0 is empty after it
+        ("kalah", "hello", "neither moves (move 1 ('hello'): "),
+        ("nim", "\x89PNG\r\n\x1a\n\x00\x00", "neither moves (move 1 ("),
+        ("nim", "1 3, 2 4, 3 5, 1 1", "move 4 ('1 1') comes after the end of the game"),
+    ],
+)
+def test_a_bad_record_is_one_line(app_client: Client, name: str, record: str, said: str) -> None:
+    answer = app_client.post(url(name, "position"), {"record": record})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error.startswith(said) and "\n" not in error, error
+
+
+def test_a_record_too_long_or_not_text_is_refused(app_client: Client) -> None:
+    answer = app_client.post(url("connect4", "position"), {"record": "4," * 6000})
+    assert answer.status_code == 413
+    answer = app_client.post(url("connect4", "position"), {"record": ["4"]})
+    assert answer.status_code == 400 and answer.json()["error"] == "record must be text"
 
 
 # --- the program, the hint, the analysis -------------------------------------------------------
@@ -177,7 +287,10 @@ def test_the_program_moves_and_the_position_follows(app_client: Client, name: st
     assert answer["move"] in game.legal_moves(game.initial_state())
     assert answer["text"] == game.format_move(answer["move"])
     assert answer["value_text"] == describe_score(answer["value"], answer["exact"])
-    assert answer["said"].endswith(" s).") and answer["text"] in answer["said"]
+    assert answer["said"].startswith(f"{answer['player_name'].capitalize()} (the program) played ")
+    assert f" played {answer['text']}. Its value for " in answer["said"]
+    assert answer["said"].endswith(f": {answer['words']}.")  # no engine words, no overrun
+    assert answer["budget"] is None and answer["overran"] is False  # easy: a depth, no time
     assert [m["move"] for m in answer["position"]["moves"]] == [answer["move"]]
 
 
@@ -187,11 +300,29 @@ def test_a_hint_in_the_engines_words(app_client: Client) -> None:
     answer = run_job(app_client, url("nim", "hint"), body)["result"]
     assert answer["exact"] and answer["value_text"].startswith("loss by ")
     assert "at least" not in answer["value_text"]
-    assert re.fullmatch(r"Hint: \d+ \d+ \(value loss by \d+.*", answer["said"]), answer["said"]
+    assert answer["words"] == f"{answer['value_text']} (exact)"
+    said = answer["said"]
+    assert re.fullmatch(
+        r"Hint for first player: \d+ \d+\. Its value: loss by \d+ .*\(exact\)\..*", said
+    )
+    assert "search" not in said and "positions" not in said  # the engine's words stay out
     # a depth-limited search of a won line is a bound, and says so
     kalah = run_job(app_client, url("kalah", "hint"), {"level": "easy"})["result"]
     assert kalah["depth"] == 1 and not kalah["exact"]
     assert kalah["value_text"] == describe_score(kalah["value"], False)
+
+
+def test_a_value_in_words_for_people(app_client: Client) -> None:
+    """Exact, a bound, an estimate, or (a game without a heuristic evaluation, Nim) no
+    proof: the words the page shows."""
+    kalah = run_job(app_client, url("kalah", "analyse"), {"level": "easy"})["result"]
+    assert all(re.fullmatch(r"[-+]\d+ \(estimate\)", m["words"]) for m in kalah["moves"])
+    body = {"options": {"rows": "3 5 6 7"}, "level": "easy"}
+    nim = run_job(app_client, url("nim", "analyse"), body)["result"]
+    assert {m["words"] for m in nim["moves"]} == {"not proved in the time"}
+    body = {"options": {"rows": "1 2"}, "level": "strong"}  # searched to the end
+    small = run_job(app_client, url("nim", "analyse"), body)["result"]
+    assert small["words"].endswith(" (exact)") and small["words"].startswith("win by 1")
 
 
 def test_the_analysis_lists_the_best_moves(app_client: Client) -> None:
@@ -200,7 +331,76 @@ def test_the_analysis_lists_the_best_moves(app_client: Client) -> None:
     rows = answer["moves"]
     assert len(rows) == 2 and rows[0]["value"] >= rows[1]["value"]
     assert rows[0]["text"] == "1 2"  # Bouton: take 2 from row 1 (3 -> 1, nim-sum 0)
-    assert answer["said"].startswith("Best for first player: 1 2 ")
+    assert answer["said"].startswith("Best for first player: 1 2. Its value: win by 1 ")
+    assert answer["said"].endswith(" (exact).")
+    assert (answer["move"], answer["pv"][0], answer["exact"]) == (rows[0]["move"], "1 2", True)
+    assert answer["budget"] == LEVELS["strong"]["seconds"] and answer["overran"] is False
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_the_search_gets_the_levels_depth_or_time(
+    app_client: Client, monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """The program's move and the analysis search within the level: its depth, or its
+    seconds (the page's budget, said back as ``budget``)."""
+    import boardgames.web.play as web_play
+
+    seen: dict[str, Any] = {}
+    real_think, real_candidates = web_play.think, web_play.candidates
+
+    def think(game: Any, state: Any, **kwargs: Any) -> Any:
+        seen["think"] = (kwargs["depth"], kwargs["seconds"])
+        return real_think(game, state, **{**kwargs, "seconds": 0.05 if kwargs["seconds"] else None})
+
+    def candidates(game: Any, state: Any, **kwargs: Any) -> Any:
+        seen["candidates"] = (kwargs["depth"], kwargs["seconds"])
+        return real_candidates(game, state, **{**kwargs, "seconds": 0.05, "depth": 1})
+
+    monkeypatch.setattr(web_play, "think", think)
+    monkeypatch.setattr(web_play, "candidates", candidates)
+    body = {"options": {"rows": "1 2 3"}, "level": level}
+    moved = run_job(app_client, url("nim", "program"), body)["result"]
+    analysed = run_job(app_client, url("nim", "analyse"), body)["result"]
+    depth, seconds = LEVELS[level]["depth"], LEVELS[level]["seconds"]
+    assert seen["think"] == (depth, seconds)
+    assert seen["candidates"] == (depth, seconds or 1.0)  # a depth level: that depth
+    assert moved["budget"] == seconds and analysed["budget"] == seconds
+
+
+def test_a_proof_that_overran_its_time_is_said(
+    app_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search that cannot be cut short (a proof under way) took longer than the level's
+    time: the answer says so in words; one within its time says nothing of it."""
+    import boardgames.web.play as web_play
+    from boardgames.core.engine import Answer
+
+    def slow_think(game: Any, state: Any, **kwargs: Any) -> Answer:
+        move = game.legal_moves(state)[0]
+        return Answer(move, 0, True, None, 10, 3.4, "solver", [move], overran=True)
+
+    def slow_candidates(game: Any, state: Any, **kwargs: Any) -> list[tuple[int, Answer]]:
+        time.sleep(0.3)  # the budget below is 0.05 s: 1.5 x 0.05 + 0.2 s = 0.275 s at most
+        move = game.legal_moves(state)[0]
+        return [(move, Answer(move, 0, True, None, 10, 0.3, "solver", [move]))]
+
+    monkeypatch.setattr(web_play, "think", slow_think)
+    monkeypatch.setattr(web_play, "candidates", slow_candidates)
+    body = {"options": {"rows": "1 2"}, "seconds": 1.0}
+    moved = run_job(app_client, url("nim", "program"), body)["result"]
+    assert moved["overran"] and moved["budget"] == 1.0
+    assert moved["overran_text"] == (
+        "It took 3.4 s, more than its 1 s: a proof under way cannot be cut short."
+    )
+    assert moved["said"].endswith(moved["overran_text"])
+    hint = run_job(app_client, url("nim", "hint"), body)["result"]
+    assert hint["said"].endswith(moved["overran_text"])
+    analysed = run_job(app_client, url("nim", "analyse"), {**body, "seconds": 0.05})["result"]
+    assert analysed["overran"] and analysed["said"].endswith("cannot be cut short.")
+    assert analysed["overran_text"].startswith("It took 0.3 s, more than its 0.05 s")
+    calm = run_job(app_client, url("nim", "analyse"), body)["result"]  # 0.3 s of 1 s
+    assert not calm["overran"] and calm["overran_text"] is None
+    assert "took" not in calm["said"]
 
 
 def test_cancel_stops_the_program_within_a_second_and_it_plays_on(app_client: Client) -> None:

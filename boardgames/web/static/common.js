@@ -9,22 +9,36 @@ class ApiError extends Error {}
 class Cancelled extends Error {}
 
 async function api(path, body) {
-  const response = await fetch(path, {
+  return answerOf(await reach(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body || {}),
-  });
-  return answerOf(response);
+  }));
 }
 
 async function apiGet(path) {
-  return answerOf(await fetch(path));
+  return answerOf(await reach(path));
 }
 
+// fetch, with a sentence for people when the server cannot be reached
+async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (e) {
+    throw new ApiError("cannot reach the server: is boardgames serve still running?");
+  }
+}
+
+// The answer's JSON; a fault is an ApiError whose message is the server's one line
+// (never the raw JSON of the answer).
 async function answerOf(response) {
   let data;
-  try { data = await response.json(); } catch (e) { data = { error: `the server answered ${response.status}` }; }
-  if (!response.ok) throw new ApiError(data.error || `the server answered ${response.status}`);
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const said = data && typeof data.error === "string" ? data.error : `the server answered ${response.status}`;
+    throw new ApiError(said.split("\n")[0]);
+  }
+  if (data === null) throw new ApiError("the server's answer was not readable");
   return data;
 }
 
@@ -51,11 +65,13 @@ function startJob(path, body, onProgress) {
   });
   return {
     done,
+    // Stop the job; the promise settles when the server has stopped it (its slot is free).
     cancel() {
       stopped = true;
-      if (jobId) api(`/api/jobs/${jobId}/cancel`).catch(() => {});
+      const asked = jobId ? api(`/api/jobs/${jobId}/cancel`).catch(() => {}) : Promise.resolve();
       if (source) source.close();
       settle.reject(new Cancelled("cancelled"));
+      return asked;
     },
   };
 }

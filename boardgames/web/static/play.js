@@ -1,23 +1,44 @@
 "use strict";
-// The Play tab: every registered two-player game, built from the server's list of games
-// (/api/games): its options form, the board the server draws (its SVG, where each legal
-// move is an element with data-move), the moves, the program's move, hint and analysis.
-// The page holds the game (options, start, moves); the server replays and checks it.
+// The Play tab: an analysis board for every registered two-player game, built from the
+// server's list of games (/api/games): its options form, the board the server draws (its
+// SVG, where each legal move is an element with data-move), the moves as a tree (the main
+// line and its variations), the program's move and hint, and the analysis (the value, the
+// best line, the best moves) with its evaluation bar. The page holds the game (options,
+// start, the tree of moves); the server replays and checks every line it is sent.
 // Nothing here knows any game.
+//
+// The game lives in the address's fragment (see fragmentOf): #game/options/@start/moves/ply,
+// e.g. #connect4/4,4,5,3 or #nim/rows=3,4,5/1 2,3 1/1; and, with its variations, in
+// localStorage, from which a page opened without a fragment takes the last game.
+
+const STORE = "boardgames.play";
+const SCALE = 20;  // a heuristic score of +20 fills 72% of the bar for its side (at most 95%)
 
 const play = {
-  games: [],        // the two-player games of /api/games
-  spec: null,       // the chosen game's entry
-  options: {},      // the option values of the game on the board (as the server read them)
-  start: "",        // its starting position (text; empty: the start)
-  moves: [],        // the protocol moves played since
-  pos: null,        // the server's description of the position
-  job: null,        // {kind, handle} while the program thinks
-  paused: false,    // the program waits (after a Cancel) until asked to move
-  busy: false,      // a move is on its way to the server
-  keyboard: false,  // the last move was played from the keyboard: keep the focus on the board
-  hint: null,       // a move to mark on the board
-  generation: 0,    // a new game or an undo makes older answers stale
+  games: [],            // the two-player games of /api/games
+  levelHelp: {},        // each level's words and detail
+  spec: null,           // the game on the board
+  options: {},          // its option values (as the server read them)
+  start: "",            // its starting position (text; empty: the start)
+  root: null,           // the tree of moves: {move, text, player, parent, children}
+  node: null,           // the node shown (root: the start)
+  pos: null,            // the server's description of the shown position
+  positions: new Map(), // line key -> the server's position
+  analyses: new Map(),  // level|line key -> an analysis
+  job: null,            // {kind, handle, node} while the program moves or finds a hint
+  analysis: null,       // {handle, key, node} while an analysis runs
+  paused: false,        // the program waits (after a Cancel) until asked to move
+  busy: false,          // a move is on its way to the server
+  keyboard: false,      // the last move came from the keyboard: the focus stays on the board
+  hint: null,           // {node, move}: a hint to mark on the board
+  generation: 0,        // a new game: older answers are stale
+  shown: 0,             // each step: older positions are stale
+  opening: 0,           // each game opened: an older one that answers late is dropped
+  autoChosen: null,     // the person's own Auto-analyse choice (null: the level's default)
+  autoTimer: null,
+  autoPending: false,   // Auto-analyse starts in a moment
+  cancelled: null,      // the analysis key whose analysis the person cancelled
+  lastHash: "",
 };
 
 // The board's own stylesheet: the SVG lives in a shadow root, so that its styles and the
@@ -29,15 +50,28 @@ svg { display: block; margin: 0 auto; max-width: 100%; height: auto; }
 .playable:hover { filter: brightness(1.12); }
 .playable:focus { outline: 3px solid #1f7a6d; outline-offset: 2px; }
 .playable:focus:not(:focus-visible) { outline: none; }
-.hint { outline: 3px dashed #2dc653; outline-offset: 3px; filter: drop-shadow(0 0 4px #2dc653); }
+.best { filter: drop-shadow(0 0 4px #16a34a); }
+:is(circle, rect, ellipse, path, polygon).best,
+.best > :is(circle, rect, ellipse, path, polygon):first-of-type {
+  stroke: #16a34a !important; stroke-width: 4px !important; stroke-opacity: 1 !important;
+}
+.hint { filter: drop-shadow(0 0 4px #d08a2e); }
+:is(circle, rect, ellipse, path, polygon).hint,
+.hint > :is(circle, rect, ellipse, path, polygon):first-of-type {
+  stroke: #d08a2e !important; stroke-width: 4px !important; stroke-dasharray: 6 4; stroke-opacity: 1 !important;
+}
 `;
+// (the best move and the hint: the move's element, or its first shape, gets a coloured
+// edge, whatever the game draws)
+
+// --- small helpers ------------------------------------------------------------------------
 
 function playUrl(what) {
   return `/api/games/${encodeURIComponent(play.spec.name)}/${what}`;
 }
 
-function playBody(extra = {}) {
-  return { options: play.options, position: play.start || null, moves: play.moves, ...extra };
+function playBody(moves, extra = {}) {
+  return { options: play.options, position: play.start || null, moves, ...extra };
 }
 
 function playSides() {
@@ -49,8 +83,8 @@ function playCapital(words) {
 }
 
 // A player's name for a sentence (as the server words it): "A", "player 1".
-function playerName(k) {
-  const name = play.spec.player_names[k];
+function playerName(k, spec = play.spec) {
+  const name = spec.player_names[k];
   return /^\d+$/.test(name) ? `player ${name}` : name;
 }
 
@@ -60,141 +94,555 @@ function optionText(name, value) {
   return `${label} ${Array.isArray(value) ? value.join(" ") : value}`;
 }
 
+function playError(text) {
+  const line = $("#g-error");
+  line.textContent = String(text).split("\n")[0];
+  line.hidden = false;
+}
+
+function playClearError() {
+  $("#g-error").textContent = "";
+  $("#g-error").hidden = true;
+}
+
+// --- the tree of moves ---------------------------------------------------------------------
+
+function treeRoot() { return { move: null, text: "", player: null, parent: null, children: [] }; }
+
+function pathOf(node) {
+  const moves = [];
+  for (let n = node; n.parent; n = n.parent) moves.push(n.move);
+  return moves.reverse();
+}
+
+function plyOf(node) {
+  let k = 0;
+  for (let n = node; n.parent; n = n.parent) k += 1;
+  return k;
+}
+
+function keyOf(node) { return pathOf(node).join(","); }
+
+function lineEnd(node) {
+  let n = node;
+  while (n.children.length) n = n.children[0];
+  return n;
+}
+
+function nodesTo(node) {
+  const nodes = [];
+  for (let n = node; n.parent; n = n.parent) nodes.push(n);
+  return nodes.reverse();
+}
+
+// The child of `node` for the move `m` ({move, text, player}): the one there, else a new
+// one (the line's continuation when it is the first, else a variation).
+function childFor(node, m) {
+  const there = node.children.find((c) => c.move === m.move);
+  if (there) return there;
+  const child = { move: m.move, text: m.text, player: m.player, parent: node, children: [] };
+  node.children.push(child);
+  return child;
+}
+
+function inside(node, top) {
+  for (let n = node; n; n = n.parent) if (n === top) return true;
+  return false;
+}
+
+// --- the address: #game/options/@start/moves/ply --------------------------------------------
+// game:    the plugin's name;
+// options: name=value pairs separated by commas, only those that differ from the defaults
+//          (a list's numbers are separated by commas too: rows=3,4,5; on/off for a switch);
+// @start:  a starting position in the game's notation, when the game does not start at the
+//          start (a Kalah board, say);
+// moves:   the line shown, each move in the game's notation, separated by commas (the
+//          variations stay in this browser's storage);
+// ply:     the number of moves of the line shown on the board, when it is not the last.
+// The moves part also reads a position in the game's notation (#connect4/4453).
+
+function encodePart(text) {
+  return encodeURIComponent(text).replace(/%2C/gi, ",").replace(/%3D/gi, "=").replace(/%40/g, "@");
+}
+
+function optionUrl(value) {
+  if (typeof value === "boolean") return value ? "on" : "off";
+  return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+function fragmentOf() {
+  const parts = [play.spec.name];
+  const changed = play.spec.options
+    .filter((o) => JSON.stringify(play.options[o.name]) !== JSON.stringify(o.default))
+    .map((o) => `${o.name}=${optionUrl(play.options[o.name])}`);
+  if (changed.length) parts.push(changed.join(","));
+  if (play.start) parts.push(`@${play.start}`);
+  const line = nodesTo(lineEnd(play.node));
+  if (line.length) parts.push(line.map((n) => n.text).join(","));
+  const ply = plyOf(play.node);
+  if (line.length && ply < line.length) parts.push(String(ply));
+  return parts.map(encodePart).join("/");
+}
+
+function parseOptions(text) {
+  const options = {};
+  let last = null;
+  for (const piece of text.split(",")) {
+    const eq = piece.indexOf("=");
+    if (eq >= 0) {
+      last = piece.slice(0, eq).trim();
+      options[last] = piece.slice(eq + 1).trim();
+    } else if (last !== null) {
+      options[last] += `,${piece.trim()}`;
+    } else {
+      throw new ApiError(`the link's options must be name=value, got "${piece.slice(0, 20)}"`);
+    }
+  }
+  return options;
+}
+
+// {game, options, start, record, ply} from "#...", or null for an empty fragment.
+function parseFragment(hash) {
+  const raw = hash.replace(/^#/, "");
+  if (!raw.trim()) return null;
+  const parts = raw.split("/").map(decoded);
+  const desc = { game: parts.shift(), options: {}, start: "", record: "", ply: null };
+  if (parts.length && parts[0].includes("=")) desc.options = parseOptions(parts.shift());
+  if (parts.length && parts[0].startsWith("@")) desc.start = parts.shift().slice(1);
+  if (parts.length) desc.record = parts.shift();
+  if (parts.length && /^\d+$/.test(parts[0]) && desc.record) desc.ply = Number(parts.shift());
+  if (parts.length) throw new ApiError(`the link has a part too many: "/${parts.join("/").slice(0, 30)}"`);
+  return desc;
+}
+
+// A pasted or opened record: its comment lines may name the game ("# game: nim"), its
+// options ("# options: rows=3,4,5") and its start ("# start: ..."); a pasted link is read
+// as a link.
+function recordDesc(text) {
+  const link = text.trim().match(/^\S*#([^\s#]+)$/);
+  if (link && play.games.some((g) => g.name === link[1].split("/")[0])) {
+    const desc = parseFragment(`#${link[1]}`);
+    if (desc) return desc;
+  }
+  const desc = { game: $("#g-game").value, options: null, start: "", record: text, ply: null };
+  for (const line of text.split(/\r?\n/)) {
+    const said = line.match(/^\s*#\s*(game|options|start)\s*:\s*(.*?)\s*$/i);
+    if (!said) continue;
+    const [, key, value] = said;
+    if (key.toLowerCase() === "game") desc.game = value;
+    else if (key.toLowerCase() === "options") desc.options = value ? parseOptions(value) : {};
+    else desc.start = value;
+  }
+  return desc;
+}
+
 // --- the options form, from the game's options -------------------------------------------
 
-function playField(option, box) {
+function playField(option, box, value) {
   const id = `g-opt-${option.name}`;
   const label = html("label", { for: id }, box);
   let range = "";
   if (option.low !== null && option.high !== null) range = ` (${option.low}–${option.high}${option.kind === "ints" ? " each" : ""})`;
   if (option.kind === "bool") {
     label.classList.add("inline");
-    const box_ = html("input", { id, type: "checkbox", "data-option": option.name }, label);
-    box_.checked = Boolean(option.default);
+    const check = html("input", { id, type: "checkbox", "data-option": option.name, "data-help": option.help }, label);
+    check.checked = Boolean(value);
     label.append(` ${option.help}`);
     return;
   }
   html("span", {}, label, playCapital(option.help) + range);
+  const shown = Array.isArray(value) ? value.join(" ") : String(value);
   if (option.kind === "choice") {
-    const select = html("select", { id, "data-option": option.name }, label);
+    const select = html("select", { id, "data-option": option.name, "data-help": option.help }, label);
     for (const choice of option.choices) html("option", { value: choice }, select, choice);
-    select.value = option.default;
-  } else if (option.kind === "int") {
-    const attrs = { id, type: "number", step: "1", "data-option": option.name, value: String(option.default) };
-    if (option.low !== null) attrs.min = String(option.low);
-    if (option.high !== null) attrs.max = String(option.high);
-    html("input", attrs, label);
+    select.value = shown;
   } else {
-    const shown = Array.isArray(option.default) ? option.default.join(" ") : String(option.default);
-    html("input", { id, "data-option": option.name, value: shown, autocomplete: "off" }, label);
+    const attrs = { id, "data-option": option.name, "data-help": option.help, value: shown, autocomplete: "off", required: "" };
+    if (option.kind === "int") {
+      Object.assign(attrs, { type: "number", step: "1" });
+      if (option.low !== null) attrs.min = String(option.low);
+      if (option.high !== null) attrs.max = String(option.high);
+    }
+    html("input", attrs, label);
   }
 }
 
+// The form's option values; an empty field is marked and named: "Pits a side: required".
 function playReadOptions() {
   const values = {};
   for (const input of document.querySelectorAll("#g-options [data-option]")) {
-    values[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value.trim();
+    input.removeAttribute("aria-invalid");
+    if (input.type === "checkbox") {
+      values[input.dataset.option] = input.checked;
+      continue;
+    }
+    const value = input.value.trim();
+    if (!value) {
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      throw new ApiError(`${playCapital(input.dataset.help)}: required`);
+    }
+    values[input.dataset.option] = value;
   }
   return values;
 }
 
-function playChoose(name) {
-  playStop();
-  play.spec = play.games.find((g) => g.name === name) || play.games[0];
-  const spec = play.spec;
+// Show game `name`'s form, its fields at `values` (the defaults where absent).
+function playChoose(name, values = {}) {
+  const spec = play.games.find((g) => g.name === name) || play.games[0];
   $("#g-game").value = spec.name;
   $("#g-summary").textContent = spec.summary;
   const box = $("#g-options");
   clear(box);
-  for (const option of spec.options) playField(option, box);
-  $("#g-side0-label").textContent = `${playCapital(playerName(0))} (moves first)`;
-  $("#g-side1-label").textContent = playCapital(playerName(1));
+  for (const option of spec.options) {
+    const value = values[option.name] === undefined ? option.default : values[option.name];
+    playField(option, box, value);
+  }
+  $("#g-side0-label").textContent = `${playCapital(playerName(0, spec))} (moves first)`;
+  $("#g-side1-label").textContent = playCapital(playerName(1, spec));
   const example = spec.examples.find((e) => e.trim());
-  $("#g-start").value = "";
-  $("#g-start").placeholder = example ? `the start, or e.g. ${example}` : "the start";
+  $("#g-record").placeholder = example ? `the start, or e.g. ${example}` : "the start";
+  $("#g-engine").textContent = spec.engine || "";
+  return spec;
 }
 
-// --- a game: new, a move, undo --------------------------------------------------------------
+function playLevels() {
+  const list = $("#g-levels-list");
+  clear(list);
+  for (const option of $("#g-level").options) {
+    const help = play.levelHelp[option.value];
+    if (!help) continue;
+    option.title = `${help.words} (${help.detail})`;
+    const item = html("li", {}, list);
+    html("strong", {}, item, option.value);
+    item.append(`: ${help.words} (${help.detail}).`);
+  }
+}
+
+function autoDefault() {
+  const help = play.levelHelp[$("#g-level").value];
+  return !help || help.seconds === null;  // the levels that think for seconds are slow
+}
+
+function playAutoBox() {
+  $("#g-auto").checked = play.autoChosen === null ? autoDefault() : play.autoChosen;
+}
+
+// --- opening a game ---------------------------------------------------------------------------
+
+// Open {game, options, start, record | moves, ply}: checked by the server first, so that a
+// bad record changes nothing on the page. `tree`: variations to keep (a stored tree).
+async function playOpen(desc, tree = null) {
+  const spec = play.games.find((g) => g.name === desc.game);
+  if (!spec) {
+    throw new ApiError(`there is no game "${String(desc.game).slice(0, 30)}" here; the games: ${play.games.map((g) => g.name).join(", ")}`);
+  }
+  const body = { options: desc.options || {}, position: desc.start || null, moves: desc.moves || [] };
+  if (desc.record) body.record = desc.record;
+  const ticket = ++play.opening;
+  const pos = await api(`/api/games/${encodeURIComponent(spec.name)}/position`, body);
+  if (ticket !== play.opening) return null;  // another game was opened meanwhile
+  playStopAll();
+  play.spec = playChoose(spec.name, pos.options);
+  play.generation += 1;
+  play.options = pos.options;
+  play.start = pos.position || "";
+  play.root = tree && tree.start === play.start && JSON.stringify(tree.options) === JSON.stringify(pos.options) && tree.game === spec.name ? tree.root : treeRoot();
+  play.positions = new Map();
+  play.analyses = new Map();
+  play.paused = false;
+  play.hint = null;
+  let node = play.root;
+  for (const m of pos.moves) node = childFor(node, m);
+  play.positions.set(keyOf(node), pos);
+  if (desc.ply !== null && desc.ply !== undefined && desc.ply < plyOf(node)) node = nodesTo(node)[desc.ply - 1] || play.root;
+  play.node = node;
+  $("#g-said").textContent = "";
+  playClearError();
+  await playGo(node);
+  return node;
+}
+
+// A record's description, with the form's options when the record names none (and is of
+// the game chosen in the form).
+function withFormOptions(desc, options) {
+  if (desc.options === null) desc.options = desc.game === $("#g-game").value ? options : {};
+  return desc;
+}
 
 async function playNew() {
-  playStop();
-  const options = playReadOptions();
-  const start = $("#g-start").value.trim();
   try {
-    const pos = await api(playUrl("position"), { options, position: start || null, moves: [] });
-    play.generation += 1;
-    play.options = pos.options;
-    play.start = start;
-    play.moves = [];
-    play.paused = false;
-    play.hint = null;
-    play.pos = pos;
-    $("#g-said").textContent = "";
-    clear($("#g-analysis"));
-    playShow();
+    const options = playReadOptions();
+    const text = $("#g-record").value;
+    const desc = text.trim() ? recordDesc(text) : { game: $("#g-game").value, options: null, start: "", record: "", ply: null };
+    await playOpen(withFormOptions(desc, options));
     playNext();
   } catch (e) {
-    status("#g-status", e.message, true);
+    playError(e.message);
   }
+}
+
+async function playOpenHash(hash, stored = null) {
+  const desc = parseFragment(hash);
+  if (!desc) return false;
+  const tree = stored ? playTreeOf(stored) : null;
+  await playOpen(desc, tree);
+  return true;
+}
+
+// A file chosen as a game record: checked at once (size, text), then opened; a bad one
+// is one line, and the game shown stays.
+async function playOpenFile() {
+  const input = $("#g-file");
+  const file = input.files[0];
+  if (!file) return;
+  try {
+    const text = await recordText(file);
+    await playOpen(withFormOptions(recordDesc(text), playReadOptions()));
+    $("#g-said").textContent = `Opened ${file.name}.`;
+  } catch (e) {
+    playError(`${file.name} was not opened: ${e.message}`);
+  } finally {
+    input.value = "";
+  }
+}
+
+function recordText(file) {
+  return new Promise((resolve, reject) => {
+    if (file.size > 2 * 1024 * 1024) { reject(new ApiError("it is bigger than 2 MiB, too big for a game record")); return; }
+    const reader = new FileReader();
+    reader.onerror = () => reject(new ApiError("it cannot be read"));
+    reader.onload = () => {
+      const bytes = new Uint8Array(reader.result);
+      const png = bytes.length >= 4 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+      if (png || bytes.includes(0)) { reject(new ApiError(png ? "it is a PNG picture, not a game record" : "it is not text, so not a game record")); return; }
+      try {
+        resolve(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch (e) {
+        reject(new ApiError("it is not text (UTF-8), so not a game record"));
+      }
+    };
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+function playDownload() {
+  if (!play.spec) return;
+  const lines = [
+    `# ${play.spec.title}: a game record of boardgames (open it on the Play tab, or paste it)`,
+    `# game: ${play.spec.name}`,
+    `# options: ${play.spec.options.map((o) => `${o.name}=${optionUrl(play.options[o.name])}`).join(",")}`,
+  ];
+  if (play.start) lines.push(`# start: ${play.start}`);
+  for (const n of nodesTo(lineEnd(play.node))) lines.push(n.text);
+  const blob = new Blob([`${lines.join("\n")}\n`], { type: "text/plain" });
+  const link = html("a", { href: URL.createObjectURL(blob), download: `${play.spec.name}-game.txt` }, document.body);
+  link.click();
+  setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+}
+
+async function playCopy() {
+  const link = location.href;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("#g-said").textContent = "Link copied: it opens this game at this move.";
+  } catch (e) {
+    const box = html("textarea", { "aria-hidden": "true", style: "position:fixed;left:-9999px" }, document.body, link);
+    box.select();
+    const done = document.execCommand && document.execCommand("copy");
+    box.remove();
+    $("#g-said").textContent = done ? "Link copied: it opens this game at this move." : `Copy this link: ${link}`;
+  }
+}
+
+// --- storage: the last game, with its variations -----------------------------------------------
+
+function treeJson(node) {
+  return { m: node.move, t: node.text, p: node.player, c: node.children.map(treeJson) };
+}
+
+function treeFrom(json, parent) {
+  const node = { move: json.m, text: String(json.t), player: json.p, parent, children: [] };
+  for (const c of json.c || []) if (typeof c.m === "number" && (c.p === 0 || c.p === 1)) node.children.push(treeFrom(c, node));
+  return node;
+}
+
+function decoded(text) {
+  try { return decodeURIComponent(text); } catch (e) { return text; }
+}
+
+function playRemember() {
+  if (!play.spec || !play.node) return;
+  const hash = `#${fragmentOf()}`;
+  if (decoded(location.hash) !== decoded(hash)) history.replaceState(null, "", hash);
+  play.lastHash = location.hash;
+  const index = [];
+  for (let n = play.node; n.parent; n = n.parent) index.push(n.parent.children.indexOf(n));
+  const stored = {
+    v: 1, game: play.spec.name, options: play.options, start: play.start,
+    tree: treeJson(play.root), path: index.reverse(),
+    level: $("#g-level").value, sides: playSides(), auto: play.autoChosen,
+  };
+  try { localStorage.setItem(STORE, JSON.stringify(stored)); } catch (e) { /* no storage: the link still holds the game */ }
+}
+
+function playRecall() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORE) || "null");
+    return stored && stored.v === 1 && typeof stored.game === "string" ? stored : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function playTreeOf(stored) {
+  try {
+    return { game: stored.game, options: stored.options, start: stored.start || "", root: treeFrom(stored.tree || { c: [] }, null) };
+  } catch (e) {
+    return null;
+  }
+}
+
+async function playRestore(stored) {
+  const tree = playTreeOf(stored);
+  if (!tree) return false;
+  let node = tree.root;
+  for (const k of stored.path || []) if (node.children[k]) node = node.children[k];
+  await playOpen({ game: stored.game, options: stored.options, start: stored.start || "", moves: pathOf(node), ply: null }, tree);
+  return true;
+}
+
+function playSettings(stored) {
+  if (!stored) return;
+  if (play.levelHelp[stored.level]) $("#g-level").value = stored.level;
+  (stored.sides || []).forEach((side, k) => { if (k < 2 && ["human", "program"].includes(side)) $(`#g-side${k}`).value = side; });
+  play.autoChosen = typeof stored.auto === "boolean" ? stored.auto : null;
+}
+
+// --- moving through the game --------------------------------------------------------------
+
+// Show `node`'s position (fetched once, then kept).
+async function playGo(node) {
+  if (play.job && play.job.node !== node) playStop(true);
+  play.node = node;
+  play.hint = play.hint && play.hint.node === node ? play.hint : null;
+  const shown = ++play.shown;
+  const key = keyOf(node);
+  let pos = play.positions.get(key);
+  if (!pos) {
+    playShowMoves();
+    try {
+      pos = await api(playUrl("position"), playBody(pathOf(node)));
+    } catch (e) {
+      if (shown === play.shown) playError(e.message);
+      return;
+    }
+    play.positions.set(key, pos);
+  }
+  if (shown !== play.shown) return;
+  play.pos = pos;
+  playShow();
+  playRemember();
+  playAnalyseIfAuto();
+}
+
+function playStep(where) {
+  if (!play.node) return;
+  const node = play.node;
+  const target = {
+    back: node.parent || node,
+    forward: node.children[0] || node,
+    first: play.root,
+    last: lineEnd(node),
+  }[where];
+  if (target && target !== node) playGo(target);
+}
+
+function playDrop(alt) {
+  const parent = alt.parent;
+  if (inside(play.node, alt)) playGo(parent);
+  parent.children.splice(parent.children.indexOf(alt), 1);
+  $("#g-said").textContent = `Dropped the variation ${alt.text}.`;
+  playShowMoves();
+  playRemember();
+}
+
+function playPromote(alt) {
+  const parent = alt.parent;
+  parent.children.splice(parent.children.indexOf(alt), 1);
+  parent.children.unshift(alt);
+  $("#g-said").textContent = `The variation ${alt.text} is now the main line there.`;
+  playShowMoves();
+  playRemember();
+}
+
+// --- playing: a person's move, take back ------------------------------------------------------
+
+function playPlayable() {
+  const p = play.pos;
+  return Boolean(p && !p.over && !play.job && !play.busy);
 }
 
 async function playMove(body, keyboard = false) {
-  if (play.busy || play.job || !play.pos || play.pos.over) return;
+  if (!playPlayable()) return;
   play.busy = true;
   play.keyboard = keyboard;
+  const node = play.node;
   const generation = play.generation;
+  let child = null;
+  let known = false;
   try {
-    const pos = await api(playUrl("move"), playBody(body));
-    if (generation !== play.generation) return;
-    play.moves = pos.moves.map((m) => m.move);
-    play.pos = pos;
-    play.hint = null;
-    const last = pos.moves[pos.moves.length - 1];
-    $("#g-said").textContent = `${playCapital(playerName(last.player))} played ${last.text}.`;
-    clear($("#g-analysis"));
-    $("#g-move").value = "";
+    const pos = await api(playUrl("move"), playBody(pathOf(node), body));
+    if (generation === play.generation && node === play.node) {
+      const last = pos.moves[pos.moves.length - 1];
+      known = node.children.some((c) => c.move === last.move);
+      child = childFor(node, last);
+      play.positions.set(keyOf(child), pos);
+      $("#g-said").textContent = `${playCapital(playerName(last.player))} played ${last.text}.`;
+      $("#g-move").value = "";
+      playClearError();
+    }
   } catch (e) {
-    status("#g-status", e.message, true);
-    return;
+    playError(e.message);
   } finally {
     play.busy = false;
   }
-  playShow();
-  playNext();
+  if (!child) { playShow(); return; }
+  play.paused = false;
+  await playGo(child);
+  if (!known || !child.children.length) playNext();
 }
 
 async function playUndo() {
-  if (!play.pos || !play.moves.length || play.busy) return;
-  playStop();
+  const node = play.node;
+  if (!node || !node.parent || node.children.length || play.busy) return;
+  playStop(false);
   const sides = playSides();
-  const made = play.pos.moves;
+  const line = nodesTo(node);
   let keep = -1;
-  for (let i = made.length - 1; i >= 0; i--) {
-    if (sides[made[i].player] === "human") { keep = i; break; }
+  for (let i = line.length - 1; i >= 0; i--) {
+    if (sides[line[i].player] === "human") { keep = i; break; }
   }
   const person = keep >= 0;
-  if (!person) keep = made.length - 1;  // no move of a person: take back the last one
-  const moves = play.moves.slice(0, keep);
-  try {
-    const pos = await api(playUrl("position"), playBody({ moves }));
-    play.generation += 1;
-    play.moves = moves;
-    play.pos = pos;
-    play.hint = null;
-    play.paused = !person;  // else the program would play its move again at once
-    $("#g-said").textContent = person && keep < made.length - 1 ? "Took back your last move and the program's reply." : "Took back the last move.";
-    clear($("#g-analysis"));
-    playShow();
-  } catch (e) {
-    status("#g-status", e.message, true);
+  if (!person) keep = line.length - 1;  // no move of a person: take back the last one
+  let n = node;
+  let taken = 0;
+  while (n.parent && plyOf(n) > keep && !n.children.length) {
+    const parent = n.parent;
+    parent.children.splice(parent.children.indexOf(n), 1);
+    n = parent;
+    taken += 1;
   }
+  play.paused = !person;  // else the program would play its move again at once
+  $("#g-said").textContent = taken > 1 ? "Took back your last move and the program's reply." : "Took back the last move.";
+  await playGo(n);
 }
 
-// --- the program: its move, a hint, an analysis (jobs with Cancel) --------------------------
+// --- the program: its move, a hint (jobs with Cancel) ------------------------------------------
 
 function playNext() {
   const p = play.pos;
-  if (!p || p.over || play.job || play.paused) return;
+  if (!p || p.over || play.job || play.paused || play.busy) return;
   if (playSides()[p.to_move] !== "program") return;
   playThink("program");
 }
@@ -202,109 +650,271 @@ function playNext() {
 async function playThink(kind) {
   const p = play.pos;
   if (!p || p.over || play.job || play.busy) return;
+  const node = play.node;
   const generation = play.generation;
-  const who = `${playCapital(p.player)}`;
-  const doing = { program: `${who} (the program) is thinking`, hint: "Looking for a hint", analyse: "Analysing the moves" }[kind];
-  status("#g-status", `${doing}…`);
-  const handle = startJob(playUrl(kind), playBody({ level: $("#g-level").value }), (progress) => {
-    if (progress.stage && generation === play.generation) status("#g-status", `${doing}: ${progress.stage}…`);
-  });
-  play.job = { kind, handle };
+  const who = playCapital(p.player);
+  const doing = kind === "program" ? `${who} (the program) is thinking` : "Looking for a hint";
+  const level = $("#g-level").value;
+  const handle = startJob(playUrl(kind), playBody(pathOf(node), { level }));
+  play.job = { kind, handle, node };
+  playCancelAnalysis();  // the program's search and an analysis would take turns
   playShow();
+  status("#g-status", `${doing}…`);
   let answer;
   try {
     answer = await handle.done;
   } catch (e) {
     if (play.job && play.job.handle === handle) play.job = null;
-    if (generation !== play.generation) return;
+    if (generation !== play.generation || node !== play.node) return;
+    if (kind === "program") play.paused = true;
+    playShow();
     if (e instanceof Cancelled) {
-      if (kind === "program") play.paused = true;
-      playShow();
-      status("#g-status", kind === "program" ? "The program's move was cancelled: Let the program move goes on." : `${kind === "hint" ? "Hint" : "Analysis"} cancelled.`);
+      status("#g-status", kind === "program" ? "The program's move was cancelled: Let the program move goes on." : "Hint cancelled.");
     } else {
-      if (kind === "program") play.paused = true;
-      playShow();
-      status("#g-status", e.message, true);
+      playError(e.message);
     }
     return;
   }
-  play.job = null;
-  if (generation !== play.generation) return;
+  if (play.job && play.job.handle === handle) play.job = null;
+  if (generation !== play.generation || node !== play.node) return;
   $("#g-said").textContent = answer.said;
   if (kind === "program") {
-    play.moves = answer.position.moves.map((m) => m.move);
-    play.pos = answer.position;
-    play.hint = null;
-    clear($("#g-analysis"));
-    playShow();
-    playNext();
-  } else if (kind === "hint") {
-    play.hint = answer.move;
-    playShow();
+    const moves = answer.position.moves;
+    const child = childFor(node, moves[moves.length - 1]);
+    play.positions.set(keyOf(child), answer.position);
+    await playGo(child);
+    if (!child.children.length) playNext();
   } else {
-    play.hint = answer.moves[0].move;
-    playAnalysis(answer.moves);
+    play.hint = { node, move: answer.move };
     playShow();
+    playAnalyseIfAuto();
   }
 }
 
-function playStop() {
-  if (play.job) { play.job.handle.cancel(); play.job = null; }
+// Cancel the program's move or hint; `pause`: the program waits to be asked again.
+function playStop(pause) {
+  if (!play.job) return;
+  const job = play.job;
+  play.job = null;
+  if (job.kind === "program" && pause) play.paused = true;
+  job.handle.cancel();
 }
 
-function playAnalysis(rows) {
-  const table = $("#g-analysis");
-  clear(table);
-  const head = html("tr", {}, table);
-  for (const name of ["move", "value", "how"]) html("th", { class: name === "value" ? "" : "l" }, head, name);
-  for (const row of rows) {
-    const tr = html("tr", { "data-move": String(row.move) }, table);
-    html("td", { class: "l" }, tr, row.text);
-    html("td", {}, tr, row.value_text);
-    html("td", { class: "l" }, tr, row.how);
+function playStopAll() {
+  playStop(false);
+  playCancelAnalysis();
+}
+
+// --- the analysis --------------------------------------------------------------------------------
+
+function analysisKey(node) { return `${$("#g-level").value}|${keyOf(node)}`; }
+
+function playAnalyseIfAuto() {
+  clearTimeout(play.autoTimer);
+  const key = play.node ? analysisKey(play.node) : null;
+  if (play.analysis && play.analysis.key !== key) playCancelAnalysis();
+  play.autoPending = false;
+  if ($("#g-auto").checked && play.pos && !play.pos.over && !play.job && !play.analyses.has(key)) {
+    play.autoPending = true;
+    play.autoTimer = setTimeout(() => { play.autoPending = false; playAnalyse(); }, 150);  // not for every step of a key held down
   }
+  playShowAnalysis();
 }
 
-// --- showing the position -------------------------------------------------------------------
-
-function playShow() {
+async function playAnalyse() {
+  const node = play.node;
   const p = play.pos;
-  if (!p) return;
-  const sides = playSides();
-  const thinking = play.job !== null;
-  const personToMove = !p.over && sides[p.to_move] === "human";
-  const playable = personToMove && !thinking && !play.busy;
-  const options = Object.entries(p.options).map(([k, v]) => optionText(k, v));
-  $("#g-title").textContent = options.length ? `${p.title}: ${options.join(", ")}` : p.title;
+  if (!node || !p || p.over || play.job) return;
+  const key = analysisKey(node);
+  play.cancelled = null;
+  if (play.analyses.has(key) || (play.analysis && play.analysis.key === key)) { playShowAnalysis(); return; }
+  const previous = play.analysis;
+  play.analysis = null;
+  if (previous) await previous.handle.cancel();  // its slot is free before the next starts
+  if (node !== play.node || play.job || play.analysis) return;
+  const generation = play.generation;
+  const handle = startJob(playUrl("analyse"), playBody(pathOf(node), { level: key.split("|")[0], top: 3 }));
+  play.analysis = { handle, key, node };
+  playShowAnalysis();
+  try {
+    const answer = await handle.done;
+    if (generation === play.generation) play.analyses.set(key, answer);
+  } catch (e) {
+    if (!(e instanceof Cancelled) && node === play.node && generation === play.generation) playError(`The analysis stopped: ${e.message}`);
+  } finally {
+    if (play.analysis && play.analysis.handle === handle) play.analysis = null;
+  }
+  if (node === play.node) {
+    playShowAnalysis();
+    playMarkBoard();
+  }
+}
+
+function playCancelAnalysis() {
+  clearTimeout(play.autoTimer);
+  play.autoPending = false;
+  if (!play.analysis) return Promise.resolve();
+  const running = play.analysis;
+  play.analysis = null;
+  playShowAnalysis();
+  return running.handle.cancel();
+}
+
+// The first player's share of the bar for a value `value` of player `player`'s.
+function share(value, player, exact) {
+  const first = player === 0 ? value : -value;
+  if (Math.abs(first) > 5e8) return first > 0 ? 1 : 0;  // a won or lost game (a proof)
+  return 0.5 + 0.45 * first / (Math.abs(first) + SCALE);  // an estimate: never a proof's end
+}
+
+function playShowEval(answer) {
+  const bar = $("#g-evalbar");
+  const p = play.pos;
+  let part = null;
+  let words = "not analysed";
+  let state = "none";
+  if (p && p.over) {
+    part = p.winner === null || p.winner === undefined ? 0.5 : (p.winner === 0 ? 1 : 0);
+    words = p.result_text;
+    state = "over";
+  } else if (answer) {
+    part = share(answer.value, answer.player, answer.exact);
+    words = `${playCapital(answer.player_name)} to move: ${answer.words}`;
+    state = "done";
+  } else if (play.analysis && play.node && play.analysis.key === analysisKey(play.node)) {
+    words = "analysing";
+    state = "running";
+  }
+  bar.dataset.state = state;
+  bar.dataset.key = state === "done" && play.node ? keyOf(play.node) : "";
+  bar.dataset.share = part === null ? "" : part.toFixed(3);
+  bar.classList.toggle("empty", part === null);
+  bar.querySelector(".evalfill").style.height = `${Math.round((part === null ? 0.5 : part) * 1000) / 10}%`;
+  bar.setAttribute("aria-valuenow", String(Math.round((part === null ? 0.5 : part) * 100)));
+  bar.setAttribute("aria-valuetext", words);
+  bar.title = words;
+  if (play.spec) {
+    const short = (k) => (play.spec.player_names[k].length <= 3 ? play.spec.player_names[k] : String(k + 1));
+    bar.querySelector(".evaltop").textContent = short(1);
+    bar.querySelector(".evalbottom").textContent = short(0);
+    bar.setAttribute("aria-label", `Evaluation: the share of ${playerName(0)}`);
+  }
+}
+
+function playShowAnalysis() {
+  const node = play.node;
+  const answer = node ? play.analyses.get(analysisKey(node)) : null;
+  const running = Boolean(play.analysis && node && play.analysis.key === analysisKey(node));
+  const p = play.pos;
+  playShowEval(answer);
+  const words = $("#g-eval-words");
+  const best = $("#g-bestline");
+  const table = $("#g-candidates");
+  clear(best);
+  clear(table);
+  table.hidden = true;
+  $("#g-overran").hidden = true;
+  $("#g-how").hidden = true;
+  $("#g-analysis-cancel").hidden = !running;
+  $("#g-analyse").disabled = running || !p || p.over || Boolean(play.job);
+  const key = node ? analysisKey(node) : null;
+  let said = "";
+  if (p && p.over) said = `Game over: ${p.result_text}`;
+  else if (p && answer) said = `${playCapital(answer.player_name)} to move: ${answer.words}. Best move: ${answer.text}.`;
+  else if (p && (running || play.autoPending)) said = "Analysing…";
+  else if (p && play.cancelled === key) said = "Analysis cancelled.";
+  else if (p && play.job) said = "The analysis waits for the program.";
+  else if (p) said = "Not analysed: press Analyse, or switch Auto-analyse on.";
+  if (words.textContent !== said) words.textContent = said;
+  words.dataset.state = answer ? "done" : running ? "running" : "none";
+  if (!answer || !p || p.over) return;
+  html("span", { class: "label" }, best, "Best line: ");
+  html("span", { class: "line" }, best, answer.pv.join("  "));
+  table.hidden = false;
+  html("caption", {}, table, `The best moves for ${answer.player_name}`);
+  const head = html("tr", {}, table);
+  for (const name of ["", "move", `value for ${answer.player_name}`]) html("th", { class: "l", scope: "col" }, head, name);
+  answer.moves.forEach((row, k) => {
+    const tr = html("tr", { "data-move": String(row.move) }, table);
+    html("td", { class: "l" }, tr, `${k + 1}.`);
+    const cell = html("td", { class: "l" }, tr);
+    const button = html("button", { class: "link", "aria-label": `play ${row.text}, ${row.words}` }, cell, row.text);
+    button.disabled = !playPlayable();
+    button.addEventListener("click", () => playMove({ move: row.move }));
+    html("td", { class: "l" }, tr, row.words);
+  });
+  if (answer.overran && answer.overran_text) {
+    $("#g-overran").hidden = false;
+    $("#g-overran").textContent = answer.overran_text;
+  }
+  $("#g-how").hidden = false;
+  const budget = answer.budget ? `${answer.budget} s given` : `a fixed depth (${answer.depth})`;
+  $("#g-how-text").textContent = `${answer.how}; ${answer.seconds} s (${budget}). The moves: ${answer.moves.map((m) => `${m.text}: ${m.how}`).join("; ")}.`;
+}
+
+// --- showing the position ---------------------------------------------------------------------
+
+function moveLabel(node, text) {
+  const title = node.querySelector(":scope > title");
+  const said = title ? title.textContent.trim() : "";
+  if (/^play\b/i.test(said)) return said;
+  return said ? `play ${text} (${said})` : `play ${text}`;
+}
+
+function playMarkBoard() {
+  const node = play.node;
+  const answer = node ? play.analyses.get(analysisKey(node)) : null;
+  const best = answer ? answer.move : null;
+  const hint = play.hint && play.hint.node === node ? play.hint.move : null;
+  const host = $("#g-board");
+  const moves = host.shadowRoot ? [...host.shadowRoot.querySelectorAll("[data-move]")] : [];
+  for (const el of [...moves, ...document.querySelectorAll("#g-legal [data-move]")]) {
+    const move = Number(el.getAttribute("data-move"));
+    el.classList.toggle("best", move === best);
+    el.classList.toggle("hint", move === hint);
+  }
+}
+
+function playRenderBoard(playable) {
+  const p = play.pos;
   const legal = new Map(p.legal.map((m) => [m.move, m.text]));
   const host = $("#g-board");
   const root = host.shadowRoot || host.attachShadow({ mode: "open" });
+  const active = root.activeElement ? root.activeElement.getAttribute("data-move") : null;
   root.innerHTML = "";
   $("#g-text").hidden = p.svg !== null;
   $("#g-legal").hidden = p.svg !== null;
   host.hidden = p.svg === null;
   if (p.svg !== null) {
     root.innerHTML = `<style>${BOARD_STYLE}</style>${p.svg}`;
-    for (const node of root.querySelectorAll("[data-move]")) {
-      const move = Number(node.getAttribute("data-move"));
+    const svg = root.querySelector("svg");
+    if (svg) {  // an image's parts are hidden from screen readers: a group keeps its moves
+      const title = svg.querySelector("title");
+      svg.setAttribute("role", "group");
+      svg.setAttribute("aria-label", title ? title.textContent : `${p.title} board`);
+    }
+    for (const el of root.querySelectorAll("[data-move]")) {
+      const move = Number(el.getAttribute("data-move"));
       if (!legal.has(move)) continue;
-      if (play.hint === move) node.classList.add("hint");
+      el.classList.add("legal");
       if (!playable) continue;
-      node.classList.add("playable");
-      node.setAttribute("tabindex", "0");
-      node.setAttribute("role", "button");
-      node.setAttribute("aria-label", `play ${legal.get(move)}`);
-      node.addEventListener("click", () => playMove({ move }));
-      node.addEventListener("keydown", (event) => {
+      el.classList.add("playable");
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", moveLabel(el, legal.get(move)));
+      el.addEventListener("click", () => playMove({ move }));
+      el.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
           playMove({ move }, true);
         }
       });
     }
-    if (playable && play.keyboard) {
-      const first = root.querySelector(".playable");
+    if (active !== null || play.keyboard) {  // the focus stays on the board (or comes back)
+      const again = active !== null ? root.querySelector(`.playable[data-move="${active}"]`) : null;
+      const first = again || root.querySelector(".playable");
       if (first) first.focus();
+      play.keyboard = !first;  // not now (the program thinks): when it can be played again
     }
   } else {
     $("#g-text").textContent = p.board;
@@ -312,74 +922,212 @@ function playShow() {
     clear(box);
     if (playable) {
       for (const m of p.legal) {
-        const button = html("button", { "data-move": String(m.move), class: play.hint === m.move ? "hint" : "" }, box, m.text);
+        const button = html("button", { "data-move": String(m.move), "aria-label": `play ${m.text}` }, box, m.text);
         button.addEventListener("click", () => playMove({ move: m.move }));
       }
     }
   }
-  host.dataset.moves = String(play.moves.length);
+  playMarkBoard();
+}
+
+function playShow() {
+  const p = play.pos;
+  if (!p || !play.node) return;
+  const thinking = play.job !== null;
+  const playable = playPlayable();
+  const options = Object.entries(p.options).map(([k, v]) => optionText(k, v));
+  $("#g-title").textContent = options.length ? `${p.title}: ${options.join(", ")}` : p.title;
+  playRenderBoard(playable);
+  const host = $("#g-board");
+  const ply = plyOf(play.node);
+  host.dataset.moves = String(ply);
+  host.dataset.line = String(plyOf(lineEnd(play.node)));
+  host.dataset.key = keyOf(play.node);
   host.dataset.over = String(p.over);
   host.dataset.game = p.game;
   host.dataset.generation = String(play.generation);
-  const list = $("#g-moves");
-  clear(list);
-  for (const m of p.moves) html("li", { class: `p${m.player}` }, list, `${play.spec.player_names[m.player]}: ${m.text}`);
-  list.scrollTop = list.scrollHeight;
   if (p.over) {
     status("#g-status", `Game over. ${p.result_text}`);
   } else if (!thinking) {
     const again = p.again ? " again" : "";
-    status("#g-status", personToMove ? `${playCapital(p.player)} to move${again}: click a move (or Tab to it, then Enter).` :
-      `${playCapital(p.player)} (the program) to move${again}.`);
+    const program = playSides()[p.to_move] === "program" ? " (the program's side)" : "";
+    status("#g-status", `${playCapital(p.player)}${program} to move${again}: click a move, or Tab to it and press Enter.`);
   }
   $("#g-position").textContent = p.text;
   $("#g-cancel").hidden = !thinking;
   $("#g-hint").disabled = thinking || play.busy || p.over;
-  $("#g-analyse").disabled = thinking || play.busy || p.over;
   $("#g-program").disabled = thinking || play.busy || p.over;
-  $("#g-undo").disabled = thinking || play.busy || play.moves.length === 0;
+  $("#g-undo").disabled = thinking || play.busy || !play.node.parent || play.node.children.length > 0;
   $("#g-move").disabled = !playable;
+  playShowMoves();
+  playShowAnalysis();
+}
+
+// The moves: the main line, each variation indented under the move it replaces.
+function playShowMoves() {
+  const box = $("#g-moves");
+  const focused = box.contains(document.activeElement);
+  clear(box);
+  const node = play.node;
+  $("#g-first").disabled = $("#g-back").disabled = !node || !node.parent;
+  $("#g-forward").disabled = $("#g-last").disabled = !node || !node.children.length;
+  if (!play.root || !play.root.children.length) {
+    html("p", { class: "note" }, box, "No move yet.");
+    return;
+  }
+  const list = html("ol", { class: "line main", "aria-label": "The main line" }, box);
+  playLine(play.root.children[0], list, 1);
+  const current = box.querySelector("button.current");
+  if (current) {
+    if (focused) current.focus();
+    const top = current.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 30) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+  } else if (focused) {
+    $("#g-forward").focus();
+  }
+}
+
+function playLine(first, list, ply) {
+  let k = ply;
+  for (let node = first; node; node = node.children[0], k += 1) {
+    const item = html("li", { value: String(k) }, list);
+    const current = node === play.node;
+    const label = `move ${k}, ${playerName(node.player)}: ${node.text}`;
+    const button = html("button", {
+      class: `mv p${node.player}${current ? " current" : ""}`,
+      "aria-label": label,
+      tabindex: current ? "0" : "-1",
+      "data-ply": String(k),
+    }, item);
+    html("span", { class: "who", "aria-hidden": "true" }, button, playBadge(node.player));
+    button.append(` ${node.text}`);
+    if (current) button.setAttribute("aria-current", "step");
+    const target = node;
+    button.addEventListener("click", () => playGo(target));
+    const parent = node.parent;
+    if (parent.children[0] !== node) continue;
+    for (const alt of parent.children.slice(1)) {
+      const box = html("div", { class: "variation", role: "group", "aria-label": `variation: ${alt.text} instead of ${node.text} at move ${k}` }, item);
+      const sub = html("ol", { class: "line" }, box);
+      playLine(alt, sub, k);
+      const tools = html("div", { class: "vtools" }, box);
+      const promote = html("button", { class: "small", "data-action": "promote", "aria-label": `make the variation ${alt.text} the main line` }, tools, "Promote");
+      promote.addEventListener("click", () => playPromote(alt));
+      const drop = html("button", { class: "small", "data-action": "drop", "aria-label": `drop the variation ${alt.text}` }, tools, "Drop");
+      drop.addEventListener("click", () => playDrop(alt));
+    }
+  }
+}
+
+// The mover beside a move in the list: a short name (A, B), else a dot in the player's colour.
+function playBadge(player) {
+  const name = play.spec.player_names[player];
+  return name.length <= 2 && !/^\d+$/.test(name) ? name : "●";
 }
 
 // --- start ------------------------------------------------------------------------------------
 
+// Fields whose arrow keys move a caret or choose a value: the steps leave them alone.
+const TYPING = "textarea, select, [contenteditable=true], input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file])";
+
+function playKeys(event) {
+  if (!$("#play").classList.contains("active") || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.composedPath()[0];
+  if (target && target.closest && target.closest(TYPING)) return;  // the keys edit the field there
+  const where = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" }[event.key];
+  if (!where) return;
+  event.preventDefault();
+  playStep(where);
+}
+
 async function playInit() {
   $("#g-new").addEventListener("click", playNew);
-  $("#g-game").addEventListener("change", () => { playChoose($("#g-game").value); playNew(); });
+  $("#g-game").addEventListener("change", () => {
+    playChoose($("#g-game").value);
+    $("#g-record").value = "";
+    playNew();
+  });
   $("#g-hint").addEventListener("click", () => playThink("hint"));
-  $("#g-analyse").addEventListener("click", () => playThink("analyse"));
+  $("#g-analyse").addEventListener("click", () => playAnalyse());
+  $("#g-analysis-cancel").addEventListener("click", () => {
+    if (play.node) play.cancelled = analysisKey(play.node);
+    playCancelAnalysis();
+  });
+  $("#g-auto").addEventListener("change", () => {
+    play.autoChosen = $("#g-auto").checked;
+    playRemember();
+    playAnalyseIfAuto();
+  });
+  $("#g-level").addEventListener("change", () => {
+    playAutoBox();
+    playRemember();
+    playAnalyseIfAuto();
+  });
   $("#g-undo").addEventListener("click", playUndo);
   $("#g-program").addEventListener("click", () => { play.paused = false; playThink("program"); });
-  $("#g-cancel").addEventListener("click", () => {
-    if (play.job && play.job.kind === "program") play.paused = true;
-    if (play.job) play.job.handle.cancel();
-  });
+  $("#g-cancel").addEventListener("click", () => playStop(true));
   $("#g-typed").addEventListener("submit", (event) => {
     event.preventDefault();
     const typed = $("#g-move").value.trim();
     if (typed) playMove({ move_text: typed });
+  });
+  $("#g-file").addEventListener("change", playOpenFile);
+  $("#g-copy").addEventListener("click", playCopy);
+  $("#g-download").addEventListener("click", playDownload);
+  for (const [id, where] of [["#g-first", "first"], ["#g-back", "back"], ["#g-forward", "forward"], ["#g-last", "last"]]) {
+    $(id).addEventListener("click", () => playStep(where));
+  }
+  document.addEventListener("keydown", playKeys);
+  window.addEventListener("hashchange", () => {
+    if (location.hash === play.lastHash || !play.games.length) return;
+    playOpenHash(location.hash, playRecall()).catch((e) => playError(`The link: ${e.message}`));
   });
   for (const k of [0, 1]) {
     const select = $(`#g-side${k}`);
     html("option", { value: "human" }, select, "a person");
     html("option", { value: "program" }, select, "the program");
     select.value = k === 0 ? "human" : "program";
-    select.addEventListener("change", () => { play.paused = false; playShow(); playNext(); });
+    select.addEventListener("change", () => { play.paused = false; playShow(); playRemember(); playNext(); });
   }
   let listed;
   try {
     listed = await apiGet("/api/games");
   } catch (e) {
-    status("#g-status", e.message, true);
+    playError(e.message);
     return;
   }
   play.games = listed.games.filter((g) => g.kind === "game");
+  play.levelHelp = listed.level_help || {};
   if (!play.games.length) {
-    status("#g-status", "No two-player game is installed.", true);
+    playError("No two-player game is installed.");
     return;
   }
   for (const g of play.games) html("option", { value: g.name }, $("#g-game"), g.title);
-  playChoose(play.games[0].name);
-  await playNew();
+  playLevels();
+  const stored = playRecall();
+  playSettings(stored);
+  playAutoBox();
+  playChoose(stored && play.games.some((g) => g.name === stored.game) ? stored.game : play.games[0].name);
+  let problem = null;
+  if (location.hash.length > 1) {
+    try {
+      if (await playOpenHash(location.hash, stored)) return;
+    } catch (e) {
+      problem = `The link could not be opened: ${e.message}`;
+    }
+  }
+  if (stored) {
+    try {
+      if (await playRestore(stored)) { if (problem) playError(problem); return; }
+    } catch (e) {
+      problem = problem || `The last game could not be restored: ${e.message}`;
+    }
+  }
+  try {
+    await playOpen({ game: $("#g-game").value, options: {}, record: "" });
+  } catch (e) {
+    problem = problem || e.message;
+  }
+  if (problem) playError(problem);
 }
 document.addEventListener("DOMContentLoaded", playInit);
