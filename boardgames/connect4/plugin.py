@@ -18,6 +18,15 @@ PLUGIN = GamePlugin(
         Option("height", "int", 6, "rows", 4, 9),
     ),
     kernels="boardgames.connect4.kernels:kernel_spec",
+    solver="boardgames.connect4.solver:solve",
+    cli="boardgames.connect4.cli:connect4",
+    warm=(
+        ("the exact solver", "boardgames.connect4.solver:warm"),
+        (
+            "the search strategies and Monte Carlo tree search",
+            "boardgames.core.engine:warm_kernels",
+        ),
+    ),
     player_names=("1", "2"),
     examples=("4453", ""),
 )
