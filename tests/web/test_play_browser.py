@@ -28,6 +28,16 @@ pytestmark = pytest.mark.browser
 
 DRAWN = sorted(n for n, spec in two_player().items() if "svg" in capabilities(spec.make()))
 """The registered two-player games with an SVG board (the Play tab plays them by clicks)."""
+
+
+def one_by_default(offset: int) -> list[Any]:
+    """Every drawn game, one of them (a different one for each test) in the default run
+    and the others under ``-m slow``, to keep the default run short; together the tests
+    still check every game by default."""
+    chosen = DRAWN[offset % len(DRAWN)]
+    return [pytest.param(n, marks=() if n == chosen else pytest.mark.slow) for n in DRAWN]
+
+
 MUST_END = {"nim", "connect4"}
 """Games that end within :data:`LONG` moves of a person (the rest are played a few moves)."""
 LONG, SHORT = 25, 6
@@ -236,7 +246,7 @@ def test_keyboard_play_and_what_a_screen_reader_hears(play_page: Any, name: str)
 # --- the address, the link and the browser's storage ------------------------------------------
 
 
-@pytest.mark.parametrize("name", DRAWN)
+@pytest.mark.parametrize("name", one_by_default(0))
 def test_the_link_round_trips_survives_a_reload_and_is_copied(
     play_page: Any, server: str, name: str
 ) -> None:
@@ -267,7 +277,7 @@ def test_the_link_round_trips_survives_a_reload_and_is_copied(
         assert fragment(page) == "connect4/4,4,5,3"
 
 
-@pytest.mark.parametrize("name", DRAWN)
+@pytest.mark.parametrize("name", one_by_default(1))
 def test_stepping_with_the_keys_and_a_variation_promoted_then_dropped(
     play_page: Any, server: str, name: str
 ) -> None:
@@ -343,7 +353,7 @@ ANALYSED = (
 """The position shown is analysed."""
 
 
-@pytest.mark.parametrize("name", DRAWN)
+@pytest.mark.parametrize("name", one_by_default(2))
 def test_the_analysis_fills_the_bar_marks_the_best_move_and_lists_the_best(
     play_page: Any, server: str, name: str
 ) -> None:
@@ -465,7 +475,7 @@ def test_cancel_a_hint_or_an_analysis_take_back_and_the_program_on_both_sides(
 # --- records, uploads and errors ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", DRAWN)
+@pytest.mark.parametrize("name", one_by_default(3))
 def test_a_bad_upload_is_one_line_at_once_and_wipes_nothing(
     play_page: Any, server: str, name: str, tmp_path: Path
 ) -> None:
