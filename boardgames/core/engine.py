@@ -48,6 +48,8 @@ LEVELS: dict[str, dict[str, Any]] = {
 
 NUMBA_RATE = 2_000_000
 """Positions a second the numba engine is assumed to search when sizing a first try."""
+SOLVER_SHARE = 0.6
+"""Share of the time the game's exact solver gets before a search takes over."""
 EXACT_SHARE = 0.15
 """Share of the time given to a first search to the end of the game (exact if it ends:
 small games and endgames); the rest goes to iterative deepening."""
@@ -152,7 +154,8 @@ def think(
 
     use_numba = engine == "numba" or (engine == "auto" and numba_ready(game))
     if engine == "auto" and depth is None:
-        solved = _try_solver(game, state, stop_at_deadline)
+        solver_end = t0 + budget * SOLVER_SHARE  # the rest for a search if it cannot finish
+        solved = _try_solver(game, state, lambda: asked() or time.perf_counter() > solver_end)
         if solved is not None:
             return _answer(solved, "solver", t0, budget, depth=None)
     if use_numba:
