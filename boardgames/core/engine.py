@@ -239,7 +239,7 @@ def _think_python(
     d, last = 1, 0.0
     while True:
         started = time.perf_counter()
-        if best is not None and started + last * 3 > deadline(t0, budget):
+        if best is not None and started + last * 3 > t0 + budget:
             break  # the next depth would not finish in time
         try:
             # depth 1 always finishes: the program must answer something
@@ -256,10 +256,6 @@ def _think_python(
     if best is None:
         raise Cancelled("stopped before the first search finished")
     return best
-
-
-def deadline(t0: float, budget: float) -> float:
-    return t0 + budget
 
 
 def _think_numba(
@@ -446,17 +442,3 @@ def warm_kernels(name: str) -> None:
     for strategy in EXACT_STRATEGIES:
         searcher.run(strategy, state, 1)
     MctsSearcher(game).search(state, playouts=4)
-
-
-def plugin_title(game: Game) -> str:
-    return plugin_of(game).title
-
-
-def player_name(game: Game, player: int) -> str:
-    return plugin_of(game).player_names[player]
-
-
-def stop_after(seconds: float) -> Callable[[], bool]:
-    """A ``stop`` that fires after ``seconds``."""
-    end = time.perf_counter() + seconds
-    return lambda: time.perf_counter() > end
