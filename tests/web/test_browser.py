@@ -127,10 +127,31 @@ def test_review_of_the_strange_game(page) -> None:
         "#r-graph g.point", "gs => gs.map(g => [Number(g.dataset.move), g.dataset.verdict])"
     )
     assert verdicts == [[r["move"], r["verdict"]] for r in cli_rows]
+    # numbered as the move list and the record number them: the 13th move is line 7's A
     page.click("#r-graph g.point[data-move='13']")
-    assert "Move 13: A played 0 5 4 5" in page.inner_text("#r-pos-title")
+    assert "Move 7: A played 0 5 4 5" in page.inner_text("#r-pos-title")
+    assert "7) A: 0 5 4 5" in STRANGE.read_text()
     assert move13["verdict"] in page.inner_text("#r-detail")
-    assert page.locator("#r-table tr.sel td").first.inner_text() == "13"
+    assert page.locator("#r-table tr.sel td").first.inner_text() == "7"
+    assert page.locator("#r-table tr[data-move='14'] td").first.inner_text() == "7…"
+    assert "26 moves (13 numbered lines)" in page.inner_text("#r-status")
+    # the line starts at the value before move 1 (for A), not at 0
+    before = cli_rows[0]["before"] if cli_rows[0]["player"] == "A" else -cli_rows[0]["before"]
+    first, start = page.evaluate(
+        """() => {
+            const pts = document.querySelector('#r-graph polyline').getAttribute('points');
+            const dot = document.querySelector('#r-graph circle.start');
+            return [pts.split(' ')[0], [dot.getAttribute('cx'), dot.getAttribute('cy')]];
+        }"""
+    )
+    assert first == f"{float(start[0]):.1f},{float(start[1]):.1f}"
+    zero_y = page.evaluate(
+        "() => [...document.querySelectorAll('#r-graph line')].map(l => l.getAttribute('y1'))[0]"
+    )
+    assert (float(start[1]) < float(zero_y)) == (before > 0)
+    assert (float(start[1]) == float(zero_y)) == (before == 0)
+    # the table says whose side its values take
+    assert "for the player who moved" in page.inner_text("#r-note")
     shot(page, "review")
 
 

@@ -79,6 +79,7 @@ def run_review(record: Record, depth: int, exact_nodes: int, job: Job) -> dict[s
 
     state = game.initial_state(record.first)
     rows: list[dict[str, Any]] = []
+    line = 0
     with job.stopping(stop):
         for k, step in enumerate(steps, 1):
             job.report(stage="reviewing", done=k - 1, total=len(steps), rows=rows[-1:])
@@ -97,10 +98,12 @@ def run_review(record: Record, depth: int, exact_nodes: int, job: Job) -> dict[s
             row["before_text"] = _value(row["before"], row["exact"])
             row["after_text"] = _value(row["after"], row["exact"])
             row["after_short"] = row["after_text"] if row["exact"] else short_score(row["after"])
-            after = row["after"] if row["player"] == "A" else -row["after"]
-            margin = score_margin(after)
-            row["graph"] = margin if margin is not None else after
-            row["graph_final"] = margin is not None
+            # the record's numbered line (RULES.md 3: A's move then B's on one line)
+            line += 1 if k == 1 or row["player"] == "A" else 0
+            row["line"] = line
+            row["graph_before"] = _for_a(row["before"], row["player"])
+            row["graph"] = _for_a(row["after"], row["player"])
+            row["graph_final"] = score_margin(row["after"]) is not None
             rows.append(row)
             state = step.state
     job.report(stage="done", done=len(steps), total=len(steps), rows=rows[-1:])
@@ -118,9 +121,18 @@ def run_review(record: Record, depth: int, exact_nodes: int, job: Job) -> dict[s
         "depth": depth,
         "exact_nodes": exact_nodes,
         "moves": rows,
+        "lines": line,
         "counts": counts,
         "exact_moves": sum(1 for r in rows if r["exact"]),
     }
+
+
+def _for_a(score: int, player: str) -> int:
+    """A mover's value as the graph draws it: from A's side, a won or lost end as its
+    margin."""
+    value = score if player == "A" else -score
+    margin = score_margin(value)
+    return margin if margin is not None else value
 
 
 def _value(score: int, exact: bool) -> str:
