@@ -66,15 +66,24 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number")
 
 
-def whole(data: dict[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
-    """``data[key]`` as a whole number from ``lo`` to ``hi`` (``default`` when absent)."""
+def whole(
+    data: dict[str, Any],
+    key: str,
+    lo: int,
+    hi: int,
+    default: int | None = None,
+    name: str | None = None,
+) -> int:
+    """``data[key]`` as a whole number from ``lo`` to ``hi`` (``default`` when absent);
+    errors call it ``name`` (the page's words for the field), else ``key``."""
     value = data.get(key, default)
+    name = name or key
     if value is None:
-        raise BadInput(f"{key} is missing: give a whole number from {lo} to {hi}")
+        raise BadInput(f"{name} is missing: give a whole number from {lo} to {hi}")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{key} must be a whole number from {lo} to {hi}")
+        raise BadInput(f"{name} must be a whole number from {lo} to {hi}")
     if not lo <= value <= hi:
-        raise BadInput(f"{key} must be from {lo:,} to {hi:,}, got {_short(value)}")
+        raise BadInput(f"{name} must be from {lo:,} to {hi:,}, got {_short(value)}")
     return value
 
 

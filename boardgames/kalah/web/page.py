@@ -74,7 +74,7 @@ def read_setup(data: dict[str, Any]) -> KalahSetup:
     """The game of a request: ``pits``, ``seeds``, ``rules``, ``first`` (A/B),
     ``players`` ([kind, kind]), ``time`` and ``sowings``."""
     pits = whole(data, "pits", MIN_PITS, MAX_PITS, 6)
-    seeds = whole(data, "seeds", MIN_SEEDS, MAX_SEEDS, 6)
+    seeds = whole(data, "seeds", MIN_SEEDS, MAX_SEEDS, 6, name="seeds (stones a pit)")
     rule_set = choice(data, "rules", kalah_rules.RULE_SETS, "classic")
     first = PLAYER_NAMES.index(choice(data, "first", PLAYER_NAMES, "A"))
     players = data.get("players", ["human", "program"])

@@ -114,6 +114,26 @@ function readFile(input) {
   });
 }
 
+// A number field's value, checked against its own min, max and step and named with its
+// label's words: an empty, unreadable or out-of-range field is one ApiError (never "got 0").
+function numberField(sel) {
+  const input = $(sel);
+  const label = input.closest("label");
+  const name = ((label && label.firstChild && label.firstChild.textContent) || input.id).trim();
+  const whole = !input.step || Number.isInteger(Number(input.step));
+  const lo = input.min === "" ? -Infinity : Number(input.min);
+  const hi = input.max === "" ? Infinity : Number(input.max);
+  const raw = input.value.trim();
+  const value = Number(raw);
+  const bad = raw === "" || !Number.isFinite(value) || (whole && !Number.isInteger(value)) || value < lo || value > hi;
+  input.setAttribute("aria-invalid", bad ? "true" : "false");
+  if (!bad) return value;
+  const what = whole ? "a whole number" : "a number";
+  const range = Number.isFinite(lo) && Number.isFinite(hi) ? ` from ${fmt(lo)} to ${fmt(hi)}` : "";
+  const got = raw === "" || input.validity.badInput ? "the field is empty" : `not ${raw}`;
+  throw new ApiError(`${name}: give ${what}${range} (${got})`);
+}
+
 function fmt(n) { return Number(n).toLocaleString("en-US"); }
 
 // --- tabs ---------------------------------------------------------------------------------

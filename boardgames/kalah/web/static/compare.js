@@ -33,12 +33,12 @@ async function compareLoad() {
 
 function compareBody() {
   const checked = (id) => [...document.querySelectorAll(`${id} input:checked`)].map((b) => b.value);
-  let game = { pits: Number($("#c-pits").value), seeds: Number($("#c-seeds").value) };
+  let game = $("#c-where").value === "game" ? null : { pits: numberField("#c-pits"), seeds: numberField("#c-seeds") };
   if ($("#c-where").value === "game") {
     if (!kalah.pos) throw new ApiError("no game on the Kalah page");
     game = kalahBody();
   }
-  return { game, depth: Number($("#c-depth").value), eval: $("#c-eval").value, strategies: checked("#c-strategies"), engines: checked("#c-engines") };
+  return { game, depth: numberField("#c-depth"), eval: $("#c-eval").value, strategies: checked("#c-strategies"), engines: checked("#c-engines") };
 }
 
 async function compareRun() {

@@ -71,11 +71,11 @@ function kalahButtons() {
 async function kalahNew() {
   kalahStop();
   const players = [$("#k-a").value, $("#k-b").value];
-  const setup = {
-    pits: Number($("#k-pits").value), seeds: Number($("#k-seeds").value), rules: $("#k-rules").value,
-    first: $("#k-first").value, players, time: Number($("#k-time").value),
-  };
   try {
+    const setup = {
+      pits: numberField("#k-pits"), seeds: numberField("#k-seeds"), rules: $("#k-rules").value,
+      first: $("#k-first").value, players, time: numberField("#k-time"),
+    };
     const pos = await api("/api/kalah/new", { ...setup, sowings: [] });
     kalah.generation += 1;
     kalah.setup = setup;

@@ -5,7 +5,12 @@ const queens = { n: 8, steps: [], at: -1, finished: false, timer: null, loading:
 
 function queensReset() {
   queensPause();
-  queens.n = Number($("#q-n").value);
+  try {
+    queens.n = numberField("#q-n");
+  } catch (e) {
+    status("#q-status", e.message, true);
+    return;
+  }
   queens.steps = [];
   queens.at = -1;
   queens.finished = false;
@@ -168,7 +173,8 @@ function miniBoard(queensCols, n) {
 }
 
 async function queensList(fundamental) {
-  const n = Number($("#q-n").value);
+  let n;
+  try { n = numberField("#q-n"); } catch (e) { $("#q-list-title").textContent = e.message; return; }
   const list = $("#q-list");
   clear(list);
   $("#q-list-title").textContent = "Looking for the solutions…";
@@ -192,7 +198,8 @@ async function queensList(fundamental) {
 
 async function queensCount() {
   if (queens.count) return;
-  const n = Number($("#q-cn").value);
+  let n;
+  try { n = numberField("#q-cn"); } catch (e) { status("#q-cstatus", e.message, true); return; }
   $("#q-cbar").style.width = "0";
   status("#q-cstatus", `Counting N = ${n}…`);
   queens.count = startJob("/api/queens/count", { n }, (p) => {
