@@ -1049,8 +1049,53 @@ def solve(
     if not isinstance(game, ConnectFour):
         raise GameError(f"the Connect Four solver cannot solve {type(game).__name__}")
     limit = node_limit if node_limit is not None else (ENGINE_NODES if stop else 0)
+    if (
+        stop is not None
+        and game.outcome(state) is None
+        and kernels_ready()
+        and not kernels_loaded()
+    ):
+        # compiled on this machine but not yet loaded by this process (about a second):
+        # loaded in the background, so that a program's first move keeps its time; this
+        # once the position is tried in pure Python
+        _load_in_background()
+        board = to_bitboards(game, state)
+        quick = _solve_python(game.width, game.height, board, weak, stop, True, ENGINE_PYTHON_NODES)
+        if quick is None:
+            raise SearchStopped("the solver's kernels are still loading")
+        s = quick
+    else:
+        s = _solve_engine(game, state, weak, stop, hash_mib, limit)
+    n = int(state[game.cells + 1])
+    value = protocol_value(game.width, game.height, n, s.score, weak)
+    exact = not weak or s.score == 0
+    return SearchResult(value, s.best, s.pv, s.nodes, None, "solver", exact)
+
+
+_LOADING: list[threading.Thread] = []
+
+
+def _load_in_background() -> None:
+    """Load the compiled kernels from the cache in a background thread (once)."""
+    with _SOLVERS_LOCK:
+        if not _LOADING:
+            thread = threading.Thread(target=warm, name="connect4-kernels", daemon=True)
+            _LOADING.append(thread)
+            thread.start()
+
+
+def _solve_engine(
+    game: ConnectFour,
+    state: State,
+    weak: bool,
+    stop: Callable[[], bool] | None,
+    hash_mib: float,
+    limit: int,
+) -> Solved:
+    """:func:`solve`'s answer from :func:`solve_position`; a compile of the kernels
+    started in the background when a stopped search found them not compiled."""
     try:
-        s = solve_position(
+        return solve_position(
             game, state, weak=weak, stop=stop, hash_mib=hash_mib, node_limit=limit,
             compile=stop is None, python_nodes=ENGINE_PYTHON_NODES if stop else None,
         )  # fmt: skip
@@ -1060,10 +1105,6 @@ def solve(
 
             warmup.warm_in_background("connect4")
         raise
-    n = int(state[game.cells + 1])
-    value = protocol_value(game.width, game.height, n, s.score, weak)
-    exact = not weak or s.score == 0
-    return SearchResult(value, s.best, s.pv, s.nodes, None, "solver", exact)
 
 
 def analyse(

@@ -423,3 +423,34 @@ def test_numpy_arrays_are_what_the_kernels_take() -> None:
     s = S.Solver(4, 4, 1)
     assert s.tt.dtype == np.uint64 and len(s.tt) == 1 << 17  # 1 MiB: 2**17 entries
     assert S.table_bits(64) == 23 and S.table_bits(0.1) == S.MIN_TABLE_BITS
+
+
+def test_a_programs_first_move_does_not_wait_for_the_kernels_to_load(monkeypatch) -> None:
+    """Compiled on this machine but not loaded by this process (a fresh server): loading
+    takes about a second, the whole proof window of a short move. The program's solver
+    (a ``stop``) loads them in the background and answers this once in pure Python."""
+    gate = threading.Event()
+    loads: list[str] = []
+
+    def slow_load() -> None:
+        loads.append(threading.current_thread().name)
+        gate.wait(30)
+
+    monkeypatch.setattr(S, "kernels_ready", lambda: True)
+    monkeypatch.setattr(S, "kernels_loaded", lambda: gate.is_set())
+    monkeypatch.setattr(S, "warm", slow_load)
+    monkeypatch.setattr(S, "_LOADING", [])
+    game = ConnectFour(4, 4)
+    state = game.initial_state()
+    for column in (0, 1, 1, 2, 3, 3, 2, 0):
+        state = game.play(state, column)[0]
+    t0 = time.perf_counter()
+    result = S.solve(game, state, stop=lambda: False)
+    assert time.perf_counter() - t0 < 10  # not the 30 s the blocked load would take
+    reference = S.ReferenceSolver(4, 4).best(S.to_bitboards(game, state))[0]
+    assert result.exact and result.value == S.protocol_value(4, 4, 8, reference)
+    assert loads == ["connect4-kernels"]  # the load runs, in its own thread
+    S.solve(game, state, stop=lambda: False)
+    assert len(S._LOADING) == 1  # once
+    gate.set()
+    S._LOADING[0].join(5)
