@@ -105,6 +105,38 @@ def test_kalah_against_the_program_and_the_record(page, tmp_path: Path) -> None:
     shot(page, "kalah")
 
 
+def test_a_bad_number_field_is_named_in_the_pages_words(page) -> None:
+    """An empty or out-of-range field is refused in the page with its label's words (not
+    the API's key, nor "got 0" for an empty field), marked, and asks nothing of the server;
+    corrected, the game starts."""
+    page.click("#tabs button[data-tab=kalah]")
+    page.fill("#k-seeds", "")
+    page.click("#k-new")
+    said = page.inner_text("#k-status")
+    assert said == "Stones a pit: give a whole number from 1 to 20 (the field is empty)"
+    assert page.get_attribute("#k-seeds", "aria-invalid") == "true"
+    page.fill("#k-seeds", "21")
+    page.click("#k-new")
+    assert page.inner_text("#k-status") == "Stones a pit: give a whole number from 1 to 20 (not 21)"
+    page.fill("#k-seeds", "2.5")
+    page.click("#k-new")
+    assert "(not 2.5)" in page.inner_text("#k-status")
+    page.fill("#k-seeds", "3")
+    page.fill("#k-time", "")
+    page.click("#k-new")
+    assert page.inner_text("#k-status").startswith("Program's time a move (s): give a number")
+    page.fill("#k-time", "0.2")
+    page.click("#k-new")
+    page.wait_for_selector("#k-board g.pit-legal")
+    assert page.get_attribute("#k-seeds", "aria-invalid") == "false"
+    page.click("#tabs button[data-tab=queens]")
+    page.fill("#q-cn", "")
+    page.click("#q-count")
+    assert (
+        page.inner_text("#q-cstatus") == "N: give a whole number from 1 to 20 (the field is empty)"
+    )
+
+
 def test_review_of_the_strange_game(page) -> None:
     """The depth-8 review (no exact values: seconds, not minutes) marks move 13, A's
     ``0 5 4 5``, as kalah review does, and shows its position on a click."""
