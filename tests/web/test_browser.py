@@ -187,6 +187,33 @@ def test_review_of_the_strange_game(page) -> None:
     shot(page, "review")
 
 
+def test_a_file_that_is_no_record_is_refused_when_chosen(page, tmp_path: Path) -> None:
+    """Chosen as a record on the review tab, a picture is refused at once in one line
+    naming the file; the record chosen before stays, and a record is described."""
+    page.click("#tabs button[data-tab=review]")
+    page.set_input_files("#r-open", str(STRANGE))
+    page.wait_for_function(
+        "() => document.querySelector('#r-status').textContent.startsWith('Ready')"
+    )
+    assert "26 moves, 6 pits × 6 stones, classic rules" in page.inner_text("#r-source")
+    picture = tmp_path / "board.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    page.set_input_files("#r-open", str(picture))
+    page.wait_for_function("() => document.querySelector('#r-status').classList.contains('error')")
+    said = page.inner_text("#r-status")
+    assert said.startswith("board.png: not a record this toolkit reads"), said
+    assert "\n" not in said
+    assert "strange-game" in page.inner_text("#r-source")  # the earlier choice stays
+    assert not page.is_disabled("#r-start")
+    empty = tmp_path / "empty.klh"
+    empty.write_text("Pits : 4\nSeeds : 3\n")
+    page.set_input_files("#r-open", str(empty))
+    page.wait_for_function(
+        "() => document.querySelector('#r-status').textContent.startsWith('empty.klh')"
+    )
+    assert "no moves to review" in page.inner_text("#r-status")
+
+
 def test_queens_stepped_to_the_first_solution_then_listed(page) -> None:
     page.click("#tabs button[data-tab=queens]")
     page.fill("#q-n", "8")

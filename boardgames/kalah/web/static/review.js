@@ -10,13 +10,19 @@ function reviewSource(source, label) {
   $("#r-start").disabled = false;
 }
 
+// A record is checked when it is chosen (read and replayed by the server): a file that is
+// not one is one line at once, and the review already shown stays.
 async function reviewOpen() {
+  let name = "the file";
   try {
     const file = await readFile($("#r-open"));
-    reviewSource({ text: file.text }, `Record: ${file.name}`);
+    name = file.name;
+    const game = await api("/api/kalah/open", { text: file.text });
+    if (!game.moves.length) throw new ApiError("the record holds no moves to review");
+    reviewSource({ text: file.text }, `Record: ${file.name} (${game.moves.length} moves, ${game.pits} pits × ${game.seeds} stones, ${game.rules} rules)`);
     status("#r-status", "Ready: run the review.");
   } catch (e) {
-    status("#r-status", e.message, true);
+    status("#r-status", `${name}: ${e.message}`, true);
   } finally {
     $("#r-open").value = "";
   }
