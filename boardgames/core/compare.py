@@ -146,8 +146,9 @@ def run_comparison(
     they chose is one of the best at ``depth`` (:func:`best_moves`, when an exact row ran).
 
     ``stop`` (a web page's Cancel) is asked before each search, by a Python search every
-    256 positions, and every 0.1 s while a numba search runs (whose kernel is then
-    aborted); once it says True the comparison raises
+    256 positions, by Monte Carlo tree search before every batch of playouts, and every
+    0.1 s while a numba search runs (whose kernel is then aborted); once it says True the
+    comparison raises
     :class:`~boardgames.core.search.SearchStopped`.
     """
     if any(e == "numba" for _, e in pairs):
@@ -170,7 +171,7 @@ def run_comparison(
             if not row.exact:
                 assert mcts is not None
                 c0, w0 = time.thread_time(), time.perf_counter()
-                found = mcts.search(state, playouts=playouts, seed=seed)
+                found = mcts.search(state, playouts=playouts, seed=seed, stop=stop)
                 row.seconds += time.thread_time() - c0
                 row.wall_seconds += time.perf_counter() - w0
                 row.nodes += found.playouts

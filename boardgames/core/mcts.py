@@ -4,7 +4,10 @@ The same five jitted rule functions every search uses (:class:`core.kernels.Game
 drive it, so it works for every game without game code. No Python object per node: the
 tree is a pool of nodes in arrays (:class:`Tree`), grown by one jitted kernel that runs a
 batch of iterations; the Python driver (:class:`MctsSearcher`) calls it until the budget
-(playouts or seconds) is spent, so a time limit and Ctrl-C are honoured between batches.
+(playouts or seconds) is spent, so a time limit, a ``stop`` callable (a Cancel, a
+deadline) and Ctrl-C are honoured between batches; a batch is shrunk when it takes longer
+than :data:`BATCH_SECONDS`, so that a stop is seen within a small fraction of a second
+on any board (the batches never change the search: see :meth:`MctsSearcher.search`).
 
 One iteration: from the root, descend by UCT (``mean + c * sqrt(ln N / n)``, the mean
 from the view of the player who moves into the child; unvisited children first, the
@@ -32,11 +35,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardgames.core.search import SearchStopped
 from boardgames.core.strategies import kernel_spec
 
 if TYPE_CHECKING:
@@ -53,6 +58,11 @@ POLICIES = ("random", "priority")
 DEFAULT_C = math.sqrt(2)
 MAX_PLAYOUT = 1 << 20
 """Sowings a playout may take before it is scored a draw (never reached by our games)."""
+GROW_ROWS = 1 << 17
+"""Nodes copied at a time when the pool grows (8 MB; a few milliseconds)."""
+BATCH_SECONDS = 0.05
+"""Longest a batch of iterations should take: a longer one makes the next ones smaller
+(down to one iteration), so that ``stop``, the time limit and Ctrl-C are seen this often."""
 
 
 @dataclass
@@ -80,18 +90,32 @@ class Tree:
         rng = np.array([z or 1], dtype=np.uint64)
         return cls(nodes, np.zeros(capacity, dtype=np.float64), meta, rng)
 
-    def grow(self, capacity: int) -> None:
-        """Room for ``capacity`` nodes, keeping the tree."""
+    def grow(self, capacity: int, stop: Callable[[], bool] | None = None) -> bool:
+        """Room for ``capacity`` nodes, keeping the tree. The pool is copied (and the new
+        part filled) :data:`GROW_ROWS` nodes at a time, asking ``stop`` before each: when
+        it says True the tree is left as it was and the answer is False (a pool of
+        millions of nodes takes a good part of a second to copy)."""
         old = self.nodes.shape[0]
-        nodes = np.full((capacity, COLUMNS), -1, dtype=np.int64)
-        nodes[:, VISITS] = 0
-        nodes[:, SOLVED] = 0
-        nodes[:, OUTCOME] = 0
-        nodes[:old] = self.nodes
-        wins = np.zeros(capacity, dtype=np.float64)
-        wins[:old] = self.wins
+        nodes = np.empty((capacity, COLUMNS), dtype=np.int64)
+        wins = np.empty(capacity, dtype=np.float64)
+        for lo in range(0, capacity, GROW_ROWS):
+            if stop is not None and stop():
+                return False
+            hi = min(capacity, lo + GROW_ROWS)
+            kept = min(hi, old)
+            if lo < kept:
+                nodes[lo:kept] = self.nodes[lo:kept]
+                wins[lo:kept] = self.wins[lo:kept]
+            new = max(lo, old)
+            if new < hi:
+                nodes[new:hi] = -1
+                nodes[new:hi, VISITS] = 0
+                nodes[new:hi, SOLVED] = 0
+                nodes[new:hi, OUTCOME] = 0
+                wins[new:hi] = 0.0
         self.nodes, self.wins = nodes, wins
         self.meta[CAPACITY] = capacity
+        return True
 
     def children(self, node: int) -> range:
         first, count = int(self.nodes[node, FIRST]), int(self.nodes[node, COUNT])
@@ -274,6 +298,15 @@ def build_mcts(k: GameKernels) -> Any:
 _KERNELS: dict[str, Any] = {}
 
 
+def _next_batch(size: int, count: int, seconds: float, most: int) -> int:
+    """Iterations in the next batch after ``count`` of them took ``seconds``: about
+    :data:`BATCH_SECONDS` worth, at least 1, at most ``most``, at most twice ``size``."""
+    if seconds <= 0:
+        return min(most, 2 * size)
+    fit = int(count * BATCH_SECONDS / seconds)
+    return max(1, min(most, 2 * size, fit))
+
+
 @dataclass
 class MctsResult:
     """What a search found: the move, its statistics and the work done."""
@@ -327,13 +360,24 @@ class MctsSearcher:
         policy: str = "random",
         batch: int = 256,
         max_nodes: int = 8_000_000,
+        stop: Callable[[], bool] | None = None,
     ) -> MctsResult:
         """Search ``state`` for ``playouts`` iterations or ``seconds`` (whichever ends
         first; one of them is needed). ValueError for bad knobs or a finished game.
 
+        ``stop`` (a Cancel, a deadline: ``event.is_set``) is asked before every batch of
+        at most ``batch`` iterations; when it says True the search raises
+        :class:`~boardgames.core.search.SearchStopped` (``args[0]``: the iterations run).
+        A batch that takes longer than :data:`BATCH_SECONDS` makes the next ones smaller
+        (they grow back to ``batch`` when quick), so a stop is seen within about that
+        time. The batches never change the result: the same seed and playouts give the
+        same search whatever their sizes.
+
         The node pool starts small and doubles as the tree grows, up to ``max_nodes``
         (8 M nodes: 576 MB); past that, iterations play out from the leaves they reach
         without adding nodes."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, got {batch}")
         if playouts is None and seconds is None:
             raise ValueError("give a budget: playouts or seconds")
         if playouts is not None and playouts < 1:
@@ -355,18 +399,27 @@ class MctsSearcher:
         t0 = time.perf_counter()
         deadline = None if seconds is None else t0 + seconds
         ran = 0
+        size_now = batch  # iterations in the next batch: shrunk when a batch is slow
         while playouts is None or ran < playouts:
-            count = batch if playouts is None else min(batch, playouts - ran)
+            if stop is not None and stop():
+                raise SearchStopped(ran)
+            count = size_now if playouts is None else min(size_now, playouts - ran)
             size = tree.nodes.shape[0]
-            if tree.meta[USED] + per_batch > size and size < max_nodes:
-                tree.grow(min(max_nodes, 2 * size + per_batch))
+            # the pool never fills inside a batch (below max_nodes): the batch sizes
+            # cannot change the search
+            grow = tree.meta[USED] + per_batch > size and size < max_nodes
+            if grow and not tree.grow(min(max_nodes, 2 * size + per_batch), stop):
+                raise SearchStopped(ran)
+            started = time.perf_counter()
             got = self.kernel(
                 self.states, self.moves, params, root, tree.nodes, tree.wins, tree.meta,
                 tree.rng, self.path, count, float(c), pol,
             )  # fmt: skip
+            now = time.perf_counter()
             ran += got
-            if got < count or (deadline is not None and time.perf_counter() >= deadline):
+            if got < count or (deadline is not None and now >= deadline):
                 break
+            size_now = _next_batch(size_now, count, now - started, batch)
         return self._result(tree, ran, time.perf_counter() - t0)
 
     def _result(self, tree: Tree, iterations: int, seconds: float) -> MctsResult:

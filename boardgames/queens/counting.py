@@ -4,7 +4,9 @@ This module is the one place that knows every counting method. It imports numba 
 when a jitted method runs (inside :func:`run_count`), so the CLI can import it freely.
 
 A jitted kernel holds the main thread until it returns, so Python sees a Ctrl-C only
-between two kernel calls. The work is therefore split into subtasks small enough that a
+between two kernel calls; a ``stop`` callable (a web page's Cancel, a deadline) is asked
+before every kernel call and every pure-Python subtask, so either ends a count within a
+batch. The work is therefore split into subtasks small enough that a
 batch of them takes a fraction of a second at every N: the first rows are placed
 (:func:`split_depth` rows, more on bigger boards: at N = 20 six rows, 3.0 million
 subtasks of about 13,000 solutions, a few milliseconds each), generated 200,000 or so
@@ -90,9 +92,10 @@ def split_depth(n: int) -> int:
 
 
 def pure_depth(n: int) -> int:
-    """Rows placed in each subtask of the pure-Python methods: progress every second or
-    so (Ctrl-C stops Python code at once anyway)."""
-    return max(2, min(n - 1, n - 12))
+    """Rows placed in each subtask of the pure-Python methods: a tenth of a second or so
+    each (0.12 s at most for ``naive`` at N = 14), as a count's ``stop`` is asked between
+    two of them (Ctrl-C stops Python code at once anyway)."""
+    return max(2, min(n - 1, n - 11))
 
 
 def constellation_split(n: int) -> int:
@@ -133,19 +136,34 @@ class CountResult:
 
 
 class Interrupted(Stopped):
-    """Ctrl-C during a count: how many solutions were counted, of how many, and when."""
+    """Ctrl-C (or the count's ``stop``) ended a count: how many solutions were counted,
+    of how many, and when. ``by_stop``: the ``stop`` callable asked for it, not Ctrl-C."""
 
-    def __init__(self, done: int, total: int, seconds: float = 0.0) -> None:
+    def __init__(self, done: int, total: int, seconds: float = 0.0, by_stop: bool = False) -> None:
         share = f" ({percent(done / total)})" if total else ""
-        super().__init__(
-            stopped_message(
-                seconds,
-                extra=f": {format_count(done)} of {format_count(total)} solutions counted"
-                f"{share}, no result",
-            ),
-            done,
-            total,
+        text = stopped_message(
+            seconds,
+            extra=f": {format_count(done)} of {format_count(total)} solutions counted"
+            f"{share}, no result",
         )
+        if by_stop:
+            text = text.replace("Stopped (Ctrl-C)", "Stopped", 1)
+        super().__init__(text, done, total)
+        self.by_stop = by_stop
+
+
+Stop = Callable[[], bool]
+"""A count's ``stop``: asked between kernel calls; True ends the count (``event.is_set``
+of a ``threading.Event`` will do)."""
+
+
+class _StopAsked(Exception):
+    """Raised where a count asks its ``stop`` and hears True; :func:`run_count` turns it
+    into :class:`Interrupted`."""
+
+
+def _never() -> bool:
+    return False
 
 
 def load_kernels(
@@ -178,13 +196,20 @@ def load_kernels(
 class _Counter:
     """The running sums of one count and the progress reports."""
 
-    def __init__(self, n: int, progress: Progress | None) -> None:
+    def __init__(self, n: int, progress: Progress | None, stop: Stop | None = None) -> None:
         self.expected = expected_total(n) or 0
         self.total = 0
         self.classes = 0
         self.subtasks = 0
         self.progress = progress
+        self.stop: Stop = stop or _never
         self.t0 = time.perf_counter()
+
+    def check(self) -> None:
+        """Raise :class:`_StopAsked` when the count's ``stop`` says True (before each
+        kernel call and each pure-Python subtask)."""
+        if self.stop():
+            raise _StopAsked
 
     def add(self, total: int, classes: int = 0, subtasks: int = 0) -> None:
         self.total += total
@@ -193,8 +218,8 @@ class _Counter:
         if self.progress is not None:
             self.progress(self.total, self.expected)
 
-    def stopped(self) -> Interrupted:
-        return Interrupted(self.total, self.expected, time.perf_counter() - self.t0)
+    def stopped(self, by_stop: bool = False) -> Interrupted:
+        return Interrupted(self.total, self.expected, time.perf_counter() - self.t0, by_stop)
 
 
 def _groups(count: int, expand: Callable[[int, int], int]) -> None:
@@ -256,10 +281,12 @@ def _count_plain(n: int, kernels: Any, parallel: bool, used: int, c: _Counter) -
     kernel = kernels.count_tasks_parallel if parallel else kernels.count_tasks
 
     def expand(t: Tasks, rows: int) -> Tasks:
+        c.check()
         sc, sl, sr, parent = kernels.expand_tasks(n, t[0], t[1], t[2], rows)
         return sc, sl, sr, t[3][parent]
 
     def count(t: Tasks) -> None:
+        c.check()
         found = kernel(n, t[0], t[1], t[2])
         c.add(int((found * t[3]).sum()), subtasks=len(found))
 
@@ -278,9 +305,11 @@ def _count_symmetry(n: int, kernels: Any, parallel: bool, used: int, c: _Counter
     kernel = kernels.count_symmetry_tasks_parallel if parallel else kernels.count_symmetry_tasks
 
     def expand(t: Tasks, rows: int) -> Tasks:
+        c.check()
         return (kernels.expand_symmetry_tasks(n, t[0], rows),)
 
     def count(t: Tasks) -> None:
+        c.check()
         out = kernel(n, t[0])
         c.add(int(out[:, 0].sum()), int(out[:, 1].sum()), len(out))
 
@@ -302,9 +331,11 @@ def _count_constellations(n: int, parallel: bool, used: int, c: _Counter) -> Non
     kernel = cm.count_constellations_parallel if parallel else cm.count_constellations
 
     def expand(t: Tasks, rows: int) -> Tasks:
+        c.check()
         return (cm.expand_constellations(n, t[0], rows)[0],)
 
     def count(t: Tasks) -> None:
+        c.check()
         found = kernel(n, t[0])
         c.add(int((found * t[0][:, cm.WEIGHT]).sum()), subtasks=len(found))
 
@@ -313,15 +344,19 @@ def _count_constellations(n: int, parallel: bool, used: int, c: _Counter) -> Non
     _count_tree(tasks, constellation_split(n), expand, count, sizer, rng)
 
 
-def _fixed_by_rotation(n: int, quarter: bool, kernels: Any, parallel: bool, used: int) -> int:
+def _fixed_by_rotation(
+    n: int, quarter: bool, kernels: Any, parallel: bool, used: int, c: _Counter
+) -> int:
     """Solutions fixed by the 90° (``quarter``) or 180° rotation, by the jitted search in
     batches of :func:`rotation_levels` placed orbits."""
+    c.check()
     tasks = kernels.rotation_tasks(n, quarter, rotation_levels(n))
     kernel = kernels.count_rotation_tasks_parallel if parallel else kernels.count_rotation_tasks
     found = 0
 
     def work(lo: int, hi: int) -> None:
         nonlocal found
+        c.check()
         found += int(kernel(n, quarter, tasks[lo:hi]).sum())
 
     run_batches(len(tasks), work, BatchSizer(BATCH_SECONDS, first=2 * used, minimum=used))
@@ -331,6 +366,7 @@ def _fixed_by_rotation(n: int, quarter: bool, kernels: Any, parallel: bool, used
 def _count_pure(n: int, method: str, c: _Counter) -> None:
     counter, mirror, _ = PURE_METHODS[method]
     for prefix, weight in iter_subtasks(n, pure_depth(n), mirror):
+        c.check()
         c.add(weight * counter(n, prefix), subtasks=1)
 
 
@@ -343,6 +379,7 @@ def _count_naive_fundamental(n: int, c: _Counter) -> None:
         if sol == canonical(sol):
             c.classes += 1
         if seen % 1000 == 0:
+            c.check()
             c.add(1000)
     c.add(seen % 1000)
 
@@ -353,6 +390,7 @@ def run_count(
     fundamental: bool = False,
     workers: int | None = None,
     progress: Progress | None = None,
+    stop: Stop | None = None,
 ) -> CountResult:
     """Count all (or fundamental) solutions for N by ``method``; time excludes JIT loading.
 
@@ -363,7 +401,9 @@ def run_count(
     every solution instead (slow, and independent of Burnside), and the symmetry methods
     count the classes directly.
     ``progress(counted, expected)`` is called after every batch. Raises
-    :class:`Interrupted` on Ctrl-C (seen within about :data:`BATCH_SECONDS`).
+    :class:`Interrupted` on Ctrl-C, or when ``stop()`` says True (asked before every
+    kernel call, every pure-Python subtask and every 1,000 solutions of ``naive``): seen
+    within about :data:`BATCH_SECONDS` either way.
     """
     check_n(n)
     if method not in METHODS:
@@ -372,7 +412,7 @@ def run_count(
         load_kernels(method, workers, n, fundamental) if method in JIT_METHODS else (None, 1)
     )
     parallel = method in PARALLEL_METHODS
-    c = _Counter(n, progress)
+    c = _Counter(n, progress, stop)
     t0 = c.t0 = time.perf_counter()
     extra: dict[str, int] = {}
     try:
@@ -393,13 +433,17 @@ def run_count(
             extra = {"total": c.total}
         elif fundamental:
             if kernels is not None:
-                fixed180 = _fixed_by_rotation(n, False, kernels, parallel, used)
-                fixed90 = _fixed_by_rotation(n, True, kernels, parallel, used)
+                fixed180 = _fixed_by_rotation(n, False, kernels, parallel, used, c)
+                fixed90 = _fixed_by_rotation(n, True, kernels, parallel, used, c)
             else:
+                c.check()
                 fixed180 = count_fixed_by_rotation(n, False)
+                c.check()
                 fixed90 = count_fixed_by_rotation(n, True)
             count = fundamental_from_fixed(n, c.total, fixed180, fixed90)
             extra = {"total": c.total, "fixed_by_180": fixed180, "fixed_by_90": fixed90}
+    except _StopAsked:
+        raise c.stopped(by_stop=True) from None
     except Stopped:
         raise
     except KeyboardInterrupt:

@@ -1,16 +1,28 @@
 """MCTS with MCTS-Solver against exhaustive search, its statistics and its determinism;
 and the searcher at its edges (proofs in one playout, untried moves, work counters, pool
-sizes, principal variations, the seed)."""
+sizes, principal variations, the seed); its stop, and batch sizes that change nothing."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
+from boardgames.core import mcts as mcts_module
 from boardgames.core.compare import random_positions
-from boardgames.core.mcts import FIRST, SOLVED, VISITS, MctsSearcher, Tree
+from boardgames.core.mcts import (
+    CAPACITY,
+    FIRST,
+    SOLVED,
+    VISITS,
+    MctsResult,
+    MctsSearcher,
+    Tree,
+    _next_batch,
+)
 from boardgames.core.protocol import score_margin
-from boardgames.core.search import alphabeta_tt
+from boardgames.core.search import SearchStopped, alphabeta_tt
 from boardgames.kalah.game import Kalah
 from boardgames.nim.game import Nim, encode_move
 
@@ -437,3 +449,83 @@ def test_a_search_without_a_budget_is_refused() -> None:
     game = Nim((1, 2))
     with pytest.raises(ValueError, match=r"^give a budget: playouts or seconds$"):
         MctsSearcher(game).search(game.initial_state())
+
+
+# --- the stop, and batches that shrink on slow work ---------------------------------------------
+
+
+def asked_after(calls: int) -> tuple[list[int], Callable[[], bool]]:
+    """A stop that says True from its ``calls``-th question on, and how often it was asked."""
+    asked = [0]
+
+    def stop() -> bool:
+        asked[0] += 1
+        return asked[0] >= calls
+
+    return asked, stop
+
+
+def test_a_stop_ends_the_search_between_batches() -> None:
+    game = Kalah(6, 6)
+    mcts = MctsSearcher(game)
+    asked, stop = asked_after(3)
+    with pytest.raises(SearchStopped) as stopped:
+        mcts.search(game.initial_state(), playouts=10**9, batch=100, stop=stop)
+    assert asked[0] == 3 and stopped.value.args[0] == 200  # two whole batches ran
+    with pytest.raises(SearchStopped) as at_once:
+        mcts.search(game.initial_state(), seconds=60, stop=lambda: True)
+    assert at_once.value.args[0] == 0
+
+
+def test_a_stop_that_never_says_stop_and_the_batch_sizes_change_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Batches of 256, of 7, and batches shrunk to one iteration (every batch "too slow"),
+    and a pool grown in small steps: the same search, its stop asked before every batch."""
+    game = Kalah(4, 4)
+    mcts = MctsSearcher(game)
+    state = game.initial_state()
+
+    def summary(r: MctsResult) -> tuple:
+        return r.move, r.children, r.pv, r.plies, r.playouts, r.proven
+
+    plain = summary(mcts.search(state, playouts=3_000, seed=5))
+    assert summary(mcts.search(state, playouts=3_000, seed=5, batch=7)) == plain
+    asked, never = asked_after(10**12)
+    assert summary(mcts.search(state, playouts=3_000, seed=5, stop=never)) == plain
+    assert asked[0] >= -(-plain[4] // 256)  # before every batch (and as the pool grows)
+    monkeypatch.setattr(mcts_module, "BATCH_SECONDS", 1e-9)
+    monkeypatch.setattr(mcts_module, "GROW_ROWS", 1000)
+    asked[0] = 0
+    assert summary(mcts.search(state, playouts=3_000, seed=5, stop=never)) == plain
+    assert asked[0] >= plain[4] - 256  # one iteration a batch after the first
+
+
+def test_the_next_batch_takes_about_the_target_time() -> None:
+    target = mcts_module.BATCH_SECONDS
+    assert _next_batch(256, 256, 10 * target, 256) == 25  # slow: a tenth
+    assert _next_batch(256, 256, 1000 * target, 256) == 1  # never below one
+    assert _next_batch(4, 4, target / 100, 256) == 8  # quick: at most twice as many
+    assert _next_batch(200, 200, target / 100, 256) == 256  # never above the batch asked
+    assert _next_batch(10, 10, 0.0, 256) == 20
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        MctsSearcher(Nim((1, 2))).search(Nim((1, 2)).initial_state(), playouts=5, batch=0)
+
+
+def test_a_pool_that_grows_is_copied_in_steps_and_a_stop_keeps_it_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(mcts_module, "GROW_ROWS", 3)
+    tree = Tree.empty(5, seed=1)
+    tree.nodes[:5, FIRST] = np.arange(5)
+    tree.wins[:5] = np.arange(5) / 2
+    before = tree.nodes.copy(), tree.wins.copy()
+    asked, stop = asked_after(2)
+    assert not tree.grow(11, stop)  # stopped between two steps: nothing changed
+    assert np.array_equal(tree.nodes, before[0]) and np.array_equal(tree.wins, before[1])
+    assert asked[0] == 2 and tree.meta[CAPACITY] == 5
+    assert tree.grow(11, lambda: False)
+    fresh = Tree.empty(11, seed=1)
+    assert np.array_equal(tree.nodes[:5], before[0]) and np.array_equal(tree.wins[:5], before[1])
+    assert np.array_equal(tree.nodes[5:], fresh.nodes[5:]) and not tree.wins[5:].any()
+    assert tree.meta[CAPACITY] == 11

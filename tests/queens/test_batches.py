@@ -2,19 +2,24 @@
 
 The splits of a subtask into deeper subtasks must add up to the subtask, in every one of
 the three searches (the mirror kernel, the symmetry search, the rotation search), and a
-count cut into the smallest batches must still give the published values.
+count cut into the smallest batches must still give the published values. A count's
+``stop`` is asked between its kernel calls (the rotation counts' too) and changes nothing
+while it says False.
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
+import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from boardgames.core.progress import BatchSizer
 from boardgames.queens import counting, kernels
-from boardgames.queens.counting import run_count, split_depth
+from boardgames.queens.counting import Interrupted, run_count, split_depth
 from boardgames.queens.solve import (
     count_fixed_by_rotation,
     iter_subtasks,
@@ -144,3 +149,63 @@ def test_batched_counts_fourteen_to_sixteen(method: str) -> None:
     want = {14: 365596, 15: 2279184, 16: 14772512}
     for n, count in want.items():
         assert run_count(n, method).count == count
+
+
+# --- the count's stop -------------------------------------------------------------------------
+
+
+def stop_after(calls: int) -> tuple[list[int], Callable[[], bool]]:
+    """A stop that says True from its ``calls``-th question on, and how often it was asked."""
+    asked = [0]
+
+    def stop() -> bool:
+        asked[0] += 1
+        return asked[0] >= calls
+
+    return asked, stop
+
+
+@pytest.mark.parametrize("method", list(counting.METHODS))
+def test_a_count_stops_when_its_stop_says_so_and_a_quiet_stop_changes_nothing(
+    method: str,
+) -> None:
+    n = 10
+    asked, never = stop_after(10**12)
+    assert run_count(n, method, stop=never).count == ALL[n - 1]
+    assert asked[0] >= 2  # asked more than once: between kernel calls or subtasks
+    asked, stop = stop_after(2)
+    with pytest.raises(Interrupted) as stopped:
+        run_count(n, method, stop=stop)
+    assert asked[0] == 2 and stopped.value.by_stop
+    assert stopped.value.done is not None and stopped.value.done < ALL[n - 1]
+    text = str(stopped.value)
+    assert text.startswith("Stopped after ") and "(Ctrl-C)" not in text
+    assert f" of {ALL[n - 1]:,} solutions counted" in text
+    assert text.endswith(", no result.")
+
+
+@pytest.mark.parametrize("method", ["numba", "parallel", "constellations", "bitmask"])
+def test_the_rotation_counts_of_a_fundamental_count_ask_the_stop_too(method: str) -> None:
+    """A stop that fires once every solution is counted ends the count in its rotation
+    counts (Burnside's lemma), not after them."""
+    n = 12
+    counted = [0]
+
+    def progress(done: int, expected: int) -> None:
+        counted[0] = done
+
+    with pytest.raises(Interrupted) as stopped:
+        run_count(n, method, True, progress=progress, stop=lambda: counted[0] >= ALL[n - 1])
+    assert stopped.value.done == ALL[n - 1]
+    assert stopped.value.by_stop
+
+
+def test_a_stop_from_another_thread_ends_a_long_count_within_a_batch() -> None:
+    """N = 18 by the mirror kernel takes seconds; an Event set after 0.2 s ends it within
+    about a batch (a quarter of a second), as the web page's Cancel does."""
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    t0 = time.monotonic()
+    with pytest.raises(Interrupted):
+        run_count(18, "numba", stop=stop.is_set)
+    assert time.monotonic() - t0 < 0.2 + 1.0

@@ -181,7 +181,8 @@ class _StopCount(Exception):
 
 def count(n: int, job: Job) -> dict[str, Any]:
     """All and fundamental solutions for N by the CLI's counting code, with progress;
-    the job's cancel ends it after the running batch (a fraction of a second)."""
+    the job's cancel ends it after the running batch (a fraction of a second: the count
+    asks its ``stop`` before every kernel call, the rotation counts' too)."""
     from boardgames.queens import counting
 
     method = "bitmask" if n <= 9 else "constellations-parallel" if n >= 14 else "symmetry-parallel"
@@ -194,7 +195,7 @@ def count(n: int, job: Job) -> dict[str, Any]:
         job.version += 1
 
     try:
-        result = counting.run_count(n, method, True, None, progress)
+        result = counting.run_count(n, method, True, None, progress, stop=lambda: job.cancelled)
     except (_StopCount, Stopped):
         job.check()
         raise
