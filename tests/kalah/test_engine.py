@@ -584,3 +584,48 @@ def test_node_budget_bounds() -> None:
     for bad in (0, MAX_NODES + 1):
         with pytest.raises(GameError):
             EngineConfig(nodes=bad)
+
+
+def test_a_timed_first_proof_makes_its_table_in_the_background() -> None:
+    """The proofs' endgame table may take seconds to load or build; a move with a time
+    limit does not wait for it: its first proof is skipped while the table is made in the
+    background, and the next proof uses it."""
+    import threading
+    import time
+
+    game = Kalah(6, 4)
+    state = game.make_state(ENDGAME, 0)
+    gate = threading.Event()
+    asked: list[str] = []
+
+    def tables() -> None:
+        asked.append(threading.current_thread().name)
+        gate.wait(30)
+
+    engine = KalahEngine(game, EngineConfig(time=5.0), tables=tables)
+    t0 = time.perf_counter()
+    assert engine.prove(state, terminal_score(-1, 3), deadline=t0 + 5) is None
+    assert time.perf_counter() - t0 < 10  # not the 30 s the blocked table would take
+    gate.set()
+    assert engine._preparing is not None
+    engine._preparing.join(10)
+    assert asked == ["proof-table"]
+    proof = engine.prove(state, terminal_score(-1, 3), deadline=time.perf_counter() + 5)
+    assert proof is not None and proof.value == terminal_score(-2, 0)
+
+
+def test_a_timed_proof_stops_when_its_share_of_the_time_is_spent(monkeypatch) -> None:
+    """The node budget is what the share buys at the measured rate; should the machine be
+    slower, the proof is stopped by the clock all the same (here the rate is set so high
+    that the node budget never would: the start of 6 x 6 takes the solver minutes)."""
+    import time
+
+    from boardgames.kalah.play import engine as E
+
+    monkeypatch.setattr(E, "PROOF_RATE", 10**12)
+    game = Kalah(6, 6)
+    engine = KalahEngine(game, EngineConfig(time=5.0))
+    engine.solver()  # made beforehand: the proof runs
+    t0 = time.perf_counter()
+    assert engine.prove(game.initial_state(), 0, deadline=t0 + 1.0) is None
+    assert time.perf_counter() - t0 < 5

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -314,9 +315,15 @@ class KalahEngine:
         self.game = dataclasses.replace(game, evaluation=self.config.evaluation)
         self._tables = tables
         self._solver: Solver | None = None
+        self._solver_lock = threading.Lock()
+        self._preparing: threading.Thread | None = None
         self.on_iteration: Callable[[int, int, int], None] | None = None
         """Called after each finished iteration of an iterative search with its depth, its
         value and the positions examined so far (progress for a person waiting)."""
+        self.stop: Callable[[], bool] | None = None
+        """Asked by Monte Carlo tree search (``strategy="mcts"``) before every batch of
+        playouts: True ends the move with :class:`~boardgames.core.search.SearchStopped`.
+        (The alpha-beta searches are stopped through ``searcher.ws.abort()``.)"""
         t0 = time.perf_counter()
         if self.config.strategy in BUDGET_STRATEGIES:  # pure Python: nothing to load
             self.warmup_seconds = 0.0
@@ -453,20 +460,38 @@ class KalahEngine:
         runs out first. ``score`` is the search's value, the solver's first guess."""
         from boardgames.kalah.exact.solver import SearchStopped
 
+        timed = deadline is not None and deadline != float("inf")
+        if timed and self._solver is None:
+            # The first proof's endgame table may take a second or two to load or build:
+            # made in the background, so this move keeps its time (the proof waits for
+            # the next one).
+            self._prepare_solver()
+            return None
         budget = self.config.prove_nodes
+        share = 0.0
         if budget is None:
             budget = PROOF_NODES
-            if deadline is not None and deadline != float("inf"):
-                left = deadline - time.perf_counter()
-                budget = int(PROOF_RATE * left * PROOF_SHARE)
+            if timed:
+                assert deadline is not None
+                share = (deadline - time.perf_counter()) * PROOF_SHARE
+                budget = int(PROOF_RATE * share)
         if budget <= 0:
             return None
         solver = self.solver()
         guess = score_margin(score)
+        # the node budget is what the share of time buys at the measured rate; a slower
+        # machine (or a harder position) is stopped when the share is spent all the same
+        timer = threading.Timer(share, solver.interrupt) if share > 0 else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
         try:
             solved = solver.solve(state, node_limit=budget, guess=guess)
         except SearchStopped:
             return None
+        finally:
+            if timer is not None:
+                timer.cancel()
         return EngineAnswer(
             (), terminal_score(solved.value, 0), list(solved.best), solved.nodes, 0,
             solved.seconds, True, exact=True,
@@ -474,16 +499,23 @@ class KalahEngine:
 
     def solver(self) -> Solver:
         """The exact solver of the proofs (made, with its endgame table, on first use)."""
-        if self._solver is None:
-            from boardgames.kalah.exact.solver import Solver
+        with self._solver_lock:
+            if self._solver is None:
+                from boardgames.kalah.exact.solver import Solver
 
-            g = self.game
-            table = self._tables() if self._tables is not None else None
-            self._solver = Solver(
-                g.pits, g.rules, hash_mb=PROOF_TABLE_MIB, endgame=table,
-                empty_capture=g.empty_capture,
-            )  # fmt: skip
-        return self._solver
+                g = self.game
+                table = self._tables() if self._tables is not None else None
+                self._solver = Solver(
+                    g.pits, g.rules, hash_mb=PROOF_TABLE_MIB, endgame=table,
+                    empty_capture=g.empty_capture,
+                )  # fmt: skip
+            return self._solver
+
+    def _prepare_solver(self) -> None:
+        """Make the proofs' solver in a background thread (once)."""
+        if self._preparing is None:
+            self._preparing = threading.Thread(target=self.solver, name="proof-table", daemon=True)
+            self._preparing.start()
 
     def best_move(self, state: State) -> EngineAnswer:
         """The whole compound move for the side to move in ``state``.
@@ -527,7 +559,8 @@ class KalahEngine:
 
     def _mcts_move(self, state: State) -> EngineAnswer:
         """The compound move by MCTS: the most-visited line while the turn lasts (the tree
-        follows the extra turns); a new search from where it runs out."""
+        follows the extra turns); a new search from where it runs out. SearchStopped when
+        :attr:`stop` says True."""
         cfg, game = self.config, self.game
         start = time.perf_counter()
         limit = cfg.time_limit
@@ -542,7 +575,7 @@ class KalahEngine:
                 seconds = max(0.005, deadline - time.perf_counter())
             r = self.mcts.search(
                 s, playouts=cfg.playouts, seconds=seconds, seed=cfg.seed + len(pits),
-                c=cfg.exploration, policy=cfg.policy,
+                c=cfg.exploration, policy=cfg.policy, stop=self.stop,
             )  # fmt: skip
             first = first or r
             for move in r.pv:
