@@ -109,7 +109,7 @@ def test_marks_go_stale_with_the_stamp(
     assert not warmup.is_ready("queens")
     shown = CliRunner().invoke(cli, ["cache", "list", "--json"])
     assert shown.exit_code == 0, shown.output
-    assert json.loads(shown.output)["compiled_kernels"]["groups"]["queens"] is False
+    assert json.loads(shown.stdout)["compiled_kernels"]["groups"]["queens"] is False
     warmup.mark_ready("queens")  # a warm-up under the new stamp replaces the old mark
     assert warmup.is_ready("queens") and not old.exists()
 

@@ -25,7 +25,7 @@ def run(args: list[str], text: str | None = None):  # type: ignore[no-untyped-de
 def test_games_lists_every_plugin_with_its_capabilities_and_options() -> None:
     result = run(["games", "--json"])
     assert result.exit_code == 0, result.output
-    listed = {g["name"]: g for g in json.loads(result.output)["games"]}
+    listed = {g["name"]: g for g in json.loads(result.stdout)["games"]}
     assert set(listed) == set(plugins())
     for name in GAMES:
         assert {"rules", "text", "notation"} <= set(listed[name]["capabilities"])
@@ -45,7 +45,7 @@ def test_the_root_help_lists_each_plugins_own_commands() -> None:
 def test_analyse_the_start_gives_a_legal_move(name: str) -> None:
     result = run(["analyse", name, "--depth", "2", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     game = two_player()[name].make()
     state = game.initial_state()
     legal = [game.format_move(m) for m in game.legal_moves(state)]
@@ -138,6 +138,6 @@ def test_generic_compare_runs_and_the_strategies_agree(name: str) -> None:
     args = ["compare", name, "--depth", "2", "--positions", "2", "--engines", "python", "--json"]
     result = run(args)
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["agree"] is True
     assert {r["strategy"] for r in report["results"]} >= {"minimax", "alphabeta"}

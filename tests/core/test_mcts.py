@@ -201,7 +201,7 @@ def test_compare_kalah_shows_mcts_apart_from_the_agreement_check() -> None:
     out = CliRunner().invoke(cli, [*args, "alphabeta,mcts", "--engine", "numba",
                                    "--playouts", "2000", "--positions", "2", "--json"])  # fmt: skip
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["agree"] is True
     mc = next(r for r in data["results"] if r["strategy"] == "mcts")
     assert mc["playouts"] == 4000 and len(mc["positions"]) == 2
@@ -243,7 +243,7 @@ def test_compare_nim_reports_mcts() -> None:
 
     out = CliRunner().invoke(cli, ["compare", "nim", "3", "0", "2", "--playouts", "500", "--json"])
     assert out.exit_code == 0, out.output
-    mc = json.loads(out.output)["mcts"]
+    mc = json.loads(out.stdout)["mcts"]
     # rows (a, 0, c), a <= 3, c <= 2: won when a xor c != 0, i.e. a != c: 12 - 3 positions
     assert mc["winning_positions"] == 9 and mc["searches"] == 9
     assert 0 <= mc["bouton_moves"] <= 9 and mc["proven"] <= 9

@@ -167,7 +167,7 @@ def test_replay_shows_positions_and_json(tmp_path: Path) -> None:
     assert_clean(result)
     assert "2) A: 0" in result.output
     assert "B to move" in result.output
-    obj = json.loads(run(["replay", str(path), "--json"]).output)
+    obj = json.loads(run(["replay", str(path), "--json"]).stdout)
     assert obj["rules"] == "classic" and obj["pits"] == 6 and obj["seeds"] == 6
     assert [m["pits"] for m in obj["moves"]] == [[0, 1], [7], [0]]
     assert obj["moves"][-1]["board"] == [0, 0, 8, 8, 8, 8, 10, 0, 8, 7, 7, 0, 7, 1]
@@ -195,7 +195,7 @@ def test_replay_finished_game_json(tmp_path: Path) -> None:
         ]
     )
     assert_clean(result)
-    obj = json.loads(run(["replay", str(path), "--json"]).output)
+    obj = json.loads(run(["replay", str(path), "--json"]).stdout)
     a, b = obj["final"]["A"], obj["final"]["B"]
     assert a + b == 24
     assert obj["winner"] == ("draw" if a == b else "A" if a > b else "B")
@@ -216,11 +216,11 @@ def test_replay_bad_file_names_the_line(tmp_path: Path) -> None:
 
 
 def test_perft_json_and_text() -> None:
-    obj = json.loads(run(["perft", "--depth", "3", "--json"]).output)
+    obj = json.loads(run(["perft", "--depth", "3", "--json"]).stdout)
     assert obj["depth"] == 3 and obj["nodes"] == 190
     out = run(["perft", "--depth", "2"]).output
     assert "35 sequences" in out
-    obj = json.loads(run(["perft", "--depth", "1", "--compound", "--json"]).output)
+    obj = json.loads(run(["perft", "--depth", "1", "--compound", "--json"]).stdout)
     assert obj["nodes"] == 10  # 0 1..0 5 (5 after the extra turn) plus 1..5
 
 
@@ -228,7 +228,7 @@ def test_analyse_worked_example() -> None:
     board = "0 0 8 8 8 8 10 0 8 7 7 0 7 1"
     result = run(["analyse", "--board", board, "--to-move", "b", "--depth", "2", "--json"])
     assert_clean(result)
-    obj = json.loads(result.output)
+    obj = json.loads(result.stdout)
     assert obj["to_move"] == "B" and not obj["over"]
     assert obj["pv"][0]["pits"] == obj["best"]
     text = run(["analyse", "--board", board, "--to-move", "b", "--depth", "2"]).output
@@ -245,8 +245,8 @@ def test_analyse_defaults_to_the_start_of_the_board() -> None:
     ]:
         for side in ("a", "b"):
             args = ["analyse", "--depth", "3", "--to-move", side, "--json"]
-            default = json.loads(run([*args, *board_args]).output)
-            given = json.loads(run([*args, "--board", start]).output)
+            default = json.loads(run([*args, *board_args]).stdout)
+            given = json.loads(run([*args, "--board", start]).stdout)
             assert default["board"] == [int(x) for x in start.split()]
             assert default["to_move"] == side.upper()
             for key in ("best", "value", "pv", "depth", "exact"):
@@ -255,7 +255,7 @@ def test_analyse_defaults_to_the_start_of_the_board() -> None:
 
 def test_analyse_finished_position() -> None:
     result = run(["analyse", "--board", "0 0 0 0 0 0 30 1 2 3 0 0 0 36", "--json"])
-    obj = json.loads(result.output)
+    obj = json.loads(result.stdout)
     assert obj["over"] and obj["final"] == {"A": 30, "B": 42}
 
 

@@ -317,7 +317,7 @@ def test_cli_replays_the_printed_game() -> None:
 def test_cli_replay_json_has_the_notes_and_the_score() -> None:
     result = run(["replay", str(STRANGE_GAME), "--json"])
     assert result.exit_code == 0, result.output
-    obj = json.loads(result.output)
+    obj = json.loads(result.stdout)
     assert obj["final"] == {"A": 32, "B": 40} and obj["winner"] == "B"
     assert obj["notes"] == ["Партия игралась с MAXLEVEL, равным 5."]
     assert len(obj["moves"]) == 26

@@ -206,7 +206,7 @@ def test_play_and_analyse_move_perfectly_inside_the_tables(tmp_path, monkeypatch
     board = "0 1 0 2 5 1 0 0 1 4"
     out = run(["kalah", "analyse", "--board", board, "--json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     state = Kalah(4, 1).make_state([int(x) for x in board.split()], 0)
     assert data["endgame_table"] and score_margin(data["value"]) == exhaustive(game, state)
     out = run(["kalah", "play", "--pits", "3", "--seeds", "1", "--a", "program", "--b", "program",
@@ -226,7 +226,7 @@ def run(args: list[str]):
 
 def test_solve_cli_json_and_text() -> None:
     result = run(["kalah", "solve", "--pits", "3", "--seeds", "2", "--json"])
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     game = Kalah(3, 2)
     assert data["value"] == exhaustive(game, game.initial_state())
     assert data["pits"] == 3 and data["seeds"] == 2 and data["rules"] == "classic"
@@ -295,7 +295,7 @@ def test_review_marks_a_bad_move_as_a_mistake(tmp_path) -> None:
     Record(game=game, moves=moves).save(path)
     result = run(["kalah", "review", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)["moves"]
+    rows = json.loads(result.stdout)["moves"]
     assert len(rows) == len(moves) and all(r["exact"] for r in rows)
     assert rows[blunder_at - 1]["verdict"] == "mistake"
     assert all(r["verdict"] == "best" for k, r in enumerate(rows, 1) if k != blunder_at)

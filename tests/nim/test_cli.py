@@ -19,7 +19,7 @@ def run(args: list[str], text: str | None = None):
 def test_analyse_json_is_the_documented_object() -> None:
     result = run(["nim", "analyse", "3", "4", "5", "--json"])
     assert result.exit_code == 0
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "rows": [3, 4, 5],
         "misere": False,
         "nim_sum": 2,
@@ -43,9 +43,9 @@ def test_analyse_shows_the_binary_table_and_the_move() -> None:
 def test_analyse_safe_and_misere_positions() -> None:
     out = run(["nim", "analyse", "1", "4", "5"]).output
     assert "loses" in out and "No winning move" in out
-    data = json.loads(run(["nim", "analyse", "1", "1", "1", "--misere", "--json"]).output)
+    data = json.loads(run(["nim", "analyse", "1", "1", "1", "--misere", "--json"]).stdout)
     assert data["to_move_wins"] is False and data["winning_moves"] == []
-    data = json.loads(run(["nim", "analyse", "1", "1", "--misere", "--json"]).output)
+    data = json.loads(run(["nim", "analyse", "1", "1", "--misere", "--json"]).stdout)
     assert data["winning_moves"] == [{"row": 1, "take": 1}, {"row": 2, "take": 1}]
 
 
@@ -145,13 +145,13 @@ def test_play_rejects_bad_setup() -> None:
 
 def test_compare_nim_agrees() -> None:
     result = run(["compare", "nim", "3", "4", "5", "--json"])
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["agree"] is True and data["positions"] == 4 * 5 * 6
     assert "Agree on all 120 positions" in run(["compare", "nim", "3", "4", "5"]).output
 
 
 def test_compare_nim_rows_and_errors() -> None:
-    data = json.loads(run(["compare", "nim", "3", "0", "2", "--json"]).output)
+    data = json.loads(run(["compare", "nim", "3", "0", "2", "--json"]).stdout)
     assert data["agree"] is True and data["positions"] == 4 * 1 * 3
     result = run(["compare", "nim", "0", "0"])
     assert result.exit_code == 2 and "every row is empty" in result.output
