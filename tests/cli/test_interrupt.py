@@ -78,6 +78,30 @@ def test_kalah_review_stops_and_says_how_far_it_got(
         assert last.endswith(" of 26 moves done."), last
 
 
+def test_ctrl_c_just_after_the_build_is_announced_says_how_far_it_got(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ctrl-C between the build's announcement and its first progress (the window a loaded
+    machine once hit: a bare "Stopped (Ctrl-C).") is still the build's own stop line."""
+    from click.testing import CliRunner
+
+    from boardgames.cli import cli
+    from boardgames.kalah.cli import tables
+
+    class StoppedAtOnce(tables.Progress):
+        def __enter__(self) -> tables.Progress:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(tables, "Progress", StoppedAtOnce)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    result = CliRunner().invoke(cli, ["kalah", "review", str(STRANGE_GAME)])
+    assert result.exit_code == 130, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines[-2].startswith("Building the endgame table"), lines
+    assert lines[-1].startswith("Stopped (Ctrl-C) after "), lines
+    assert "the endgame table was 0.0% built; nothing was saved" in lines[-1]
+
+
 @pytest.mark.parametrize("extra", [[], ["--json"]], ids=["text", "json"])
 def test_kalah_analyse_for_an_hour_shows_its_depth_and_stops(
     extra: list[str], tmp_path: Path

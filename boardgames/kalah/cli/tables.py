@@ -71,33 +71,37 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
     # compile (or load) the build's kernels on a one-pit table first, so that the build
     # announced below is interrupted between batches, never inside numba's compiler
     endgame.build(1, 2, "classic", None, empty_capture)
-    if plan.seconds >= 1 or not quiet:
-        grow = f" on top of the cached {plan.base}-stone table" if plan.base is not None else ""
-        beyond = " (more than a day)" if plan.seconds > DAY else ""
-        err.print(
-            f"Building the endgame table of up to {stones} stones on {pits} pits{grow}: "
-            f"{plan.entries:,} positions, {size} in memory and on disk, about "
-            f"{format_duration(plan.seconds)}{beyond}. Built once, then cached in "
-            f"{plan.path.parent}. Ctrl-C stops it (nothing is saved).",
-            highlight=False,
-            soft_wrap=True,
-        )
     label = f"Endgame table of {stones} stones"
-    with Progress(
-        label, plan.to_build, "positions", console=err, estimate=plan.seconds, warn_after=None
-    ) as bar:
+    bars: list[Progress] = []
 
-        def progress(n: int, top: int, done: float) -> None:
-            bar.update(done * plan.to_build, detail=f"level {n} of {top}")
+    def stopped() -> str:
+        share = percent(bars[0].fraction() or 0.0) if bars else percent(0.0)
+        return stopped_message(
+            time.perf_counter() - t0,
+            extra=f": the endgame table was {share} built; nothing was saved",
+        )
 
-        def stopped() -> str:
-            share = percent(bar.fraction() or 0.0)
-            return stopped_message(
-                time.perf_counter() - t0,
-                extra=f": the endgame table was {share} built; nothing was saved",
+    # Ctrl-C is taken from the announcement on: a stop just after it says how far it got
+    with interruptible(stopped):
+        if plan.seconds >= 1 or not quiet:
+            grow = f" on top of the cached {plan.base}-stone table" if plan.base is not None else ""
+            beyond = " (more than a day)" if plan.seconds > DAY else ""
+            err.print(
+                f"Building the endgame table of up to {stones} stones on {pits} pits{grow}: "
+                f"{plan.entries:,} positions, {size} in memory and on disk, about "
+                f"{format_duration(plan.seconds)}{beyond}. Built once, then cached in "
+                f"{plan.path.parent}. Ctrl-C stops it (nothing is saved).",
+                highlight=False,
+                soft_wrap=True,
             )
+        with Progress(
+            label, plan.to_build, "positions", console=err, estimate=plan.seconds, warn_after=None
+        ) as bar:
+            bars.append(bar)
 
-        with interruptible(stopped):
+            def progress(n: int, top: int, done: float) -> None:
+                bar.update(done * plan.to_build, detail=f"level {n} of {top}")
+
             table = endgame.load_or_build(
                 pits, stones, progress=progress, empty_capture=empty_capture, note=note
             )
