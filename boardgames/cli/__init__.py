@@ -21,9 +21,11 @@ import gc
 import importlib
 import math
 import os
+import re
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -179,6 +181,35 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
             signal.signal(signal.SIGINT, previous)
 
 
+_UNREAD_SETTING = re.compile(
+    r"Environment variable '(\w+)' is defined but its associated value '(.*?)' could not be "
+    r"parsed",
+    re.S,
+)
+
+
+@contextmanager
+def _settings_said_in_one_line() -> Iterator[None]:
+    """numba's warning about a setting of its own it cannot read (``NUMBA_OPT=abc``; it
+    then uses its default) is several lines with a traceback; while a command runs it is
+    one line instead. Other warnings are shown as they are."""
+    previous = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
+        unread = _UNREAD_SETTING.match(str(message))
+        if unread is None:
+            previous(message, category, *args, **kw)
+            return
+        name, value = unread.groups()
+        _say(f"Note: {name}={one_line(repr(value), 80)} cannot be read; numba uses its default.")
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = previous
+
+
 def _say(text: str) -> None:
     """One line on stderr; a stderr that cannot be written (closed, a full disk) is
     dropped, so that the exit status stays the documented one."""
@@ -328,7 +359,7 @@ class LazyGroup(click.Group):
             sys.exit(EXIT_FAILED)
         if "boardgames.core.files" in sys.modules:  # a command run before in this process
             sys.modules["boardgames.core.files"].FAILED_WRITES.clear()
-        with _watch_interrupts() as watch:
+        with _watch_interrupts() as watch, _settings_said_in_one_line():
             code = self._run(args, prog_name, complete_var, extra, watch)
         if watch.interrupted:
             code = EXIT_INTERRUPTED

@@ -29,14 +29,52 @@ def file_name(example: str) -> Callable[[click.Context, click.Parameter, str], P
     return check
 
 
+MIN_COLUMNS = 40
+"""A narrower ``COLUMNS`` is read as this: at 1 column every character is a line."""
+MAX_COLUMNS = 10000
+"""A wider ``COLUMNS`` is read as this (a progress bar is drawn as wide as the line)."""
+
+
+def _asked_size(name: str, low: int, high: int) -> int | None:
+    """The number in the environment variable ``name`` (``COLUMNS``, ``LINES``) held to
+    ``low``..``high``; None when it is unset or not a whole number above 0 (``abc``,
+    ``-5``, ``0``: ignored, as if unset)."""
+    text = os.environ.get(name, "").strip()
+    if not text.isascii() or not text.isdigit() or int(text) == 0:
+        return None
+    return max(low, min(int(text), high))
+
+
+def _terminal_size(stderr: bool) -> tuple[int, int]:
+    """The terminal's columns and lines, whatever ``COLUMNS`` and ``LINES`` say; 80 x 25
+    for a file or a pipe."""
+    for stream in (sys.stderr if stderr else sys.stdout, sys.stdout, sys.stderr):
+        try:
+            size = os.get_terminal_size(stream.fileno())
+        except (AttributeError, ValueError, OSError):
+            continue
+        if size.columns > 0 and size.lines > 0:
+            return size.columns, size.lines
+    return 80, 25
+
+
 def make_console(stderr: bool = False) -> Console:
     """A rich console; colour follows the terminal and NO_COLOR (rich reads both).
 
     Printed to a file or a pipe with no width asked for (``COLUMNS``), a long line stays
     one line (``soft_wrap``): rich would otherwise cut it at 80 columns for a reader that
-    may be a script or ``grep``. Tables and panels keep their width (80 columns)."""
-    console = Console(stderr=stderr, highlight=False)
-    if not console.is_terminal and not os.environ.get("COLUMNS"):
+    may be a script or ``grep``. Tables and panels keep their width (80 columns).
+    ``COLUMNS`` and ``LINES`` that are not sizes (``0``, ``abc``, ``-5``) are ignored; a
+    width below :data:`MIN_COLUMNS` or above :data:`MAX_COLUMNS` is read as that bound."""
+    width = _asked_size("COLUMNS", MIN_COLUMNS, MAX_COLUMNS)
+    height = _asked_size("LINES", 1, MAX_COLUMNS)
+    console = Console(stderr=stderr, highlight=False, width=width, height=height)
+    # rich reads a bad value itself (COLUMNS=0 prints nothing): the real size instead
+    if "COLUMNS" in os.environ and width is None:
+        console.width = _terminal_size(stderr)[0]
+    if "LINES" in os.environ and height is None:
+        console.height = _terminal_size(stderr)[1]
+    if not console.is_terminal and width is None:
         console.soft_wrap = True
     return console
 
