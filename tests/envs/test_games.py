@@ -240,6 +240,49 @@ def test_a_step_after_the_end_says_to_reset(name: str) -> None:
         gym.step(int(np.flatnonzero(info["action_mask"])[0]) if info["action_mask"].any() else 0)
 
 
+def coded_legal_moves(game: Any, state: State) -> list[int]:
+    """The legal moves of ``state`` as action ids, found from the rules (not a mask)."""
+    return sorted(game.action_of(state, move) for move in game.legal_moves(state))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_action_masks_are_the_legal_moves_in_every_adapter(name: str) -> None:
+    """At every position of a random game: PettingZoo's mask for the mover (all 0 for the
+    other agent), Gymnasium's ``info["action_mask"]`` and OpenSpiel's legal actions are the
+    rules' legal moves as action ids. A 0-d integer array is an action too, and an illegal
+    action's ``info["legal"]`` lists the legal ones."""
+    game = registry.make_game(name)
+    rng = np.random.default_rng(7)
+    zoo = boardgames.envs.make(name)
+    zoo.reset(seed=7)
+    while not zoo.last()[2]:
+        state = zoo.unwrapped.state()
+        mover, legal = game.to_move(state), coded_legal_moves(game, state)
+        assert zoo.agent_selection == f"player_{mover}"
+        assert np.flatnonzero(zoo.last()[0]["action_mask"]).tolist() == legal
+        assert not zoo.observe(f"player_{1 - mover}")["action_mask"].any()
+        zoo.step(np.array(int(rng.choice(legal))))
+    gym = GameEnv(name, opponent="random")
+    _, info = gym.reset(seed=7)
+    done = False
+    while not done:
+        legal = coded_legal_moves(game, gym.state)
+        assert np.flatnonzero(info["action_mask"]).tolist() == legal
+        _, _, done, _, info = gym.step(np.array(int(rng.choice(legal))))
+    _, info = gym.reset(seed=8)
+    legal = coded_legal_moves(game, gym.state)
+    _, _, done, _, info = gym.step(game.num_actions)
+    assert done and info["illegal"] and info["legal"] == legal
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    from boardgames.envs import spiel  # noqa: F401  (registers the games)
+
+    position = pyspiel.load_game(f"python_boardgames_{name}").new_initial_state()
+    while not position.is_terminal():
+        legal = coded_legal_moves(game, position.board)
+        assert position.legal_actions() == legal
+        position.apply_action(int(rng.choice(legal)))
+
+
 @pytest.mark.parametrize(
     ("name", "options", "message"),
     [
@@ -386,3 +429,38 @@ def test_a_game_without_action_ids_or_already_over_is_one_line() -> None:
         GameAEC(Setup(CodedTakeAway(0))).reset()
     with pytest.raises(ValueError, match="the game ends before the learner moves"):
         GameEnv(Setup(CodedTakeAway(1)), opponent="random", learner="second").reset()
+
+
+@dataclass(frozen=True)
+class BoundedTakeAway(CodedTakeAway):
+    """The coded toy declaring a bound it breaks: 7 stones take at least 3 moves."""
+
+    name: str = "bounded"
+    max_game_length: int = 2
+
+
+def test_openspiel_stops_a_game_that_breaks_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bound OpenSpiel is given (the game's ``max_game_length``) holds: a move past it
+    is an error naming the bound, never a longer game; Kalah's and Nim's bounds hold on
+    random games."""
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+    from boardgames.envs import spiel
+
+    found = {**registry.plugins(), "bounded": toy("bounded", f"{__name__}:BoundedTakeAway")}
+    monkeypatch.setattr(registry, "_loaded", lambda: (found, ()))
+    spiel.register()
+    game = pyspiel.load_game("python_boardgames_bounded")
+    assert game.max_game_length() == 2
+    position = game.new_initial_state()
+    position.apply_action(0)
+    position.apply_action(0)
+    with pytest.raises(RuntimeError, match="bounded played past its 2-move bound"):
+        position.apply_action(0)
+    rng = np.random.default_rng(0)
+    for name in ("python_boardgames_kalah(pits=3,seeds=2)", "python_boardgames_nim"):
+        game = pyspiel.load_game(name)
+        for _ in range(20):
+            position = game.new_initial_state()
+            while not position.is_terminal():
+                position.apply_action(int(rng.choice(position.legal_actions())))
+            assert 0 < position.move_number() <= game.max_game_length()
