@@ -314,8 +314,8 @@ def test_a_record_that_becomes_unwritable_is_kept_elsewhere_and_the_status_is_1(
     assert "Cannot write" not in result.stdout
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("boardgames-game-")]
     assert len(kept) == 1  # the record, saved in the temporary folder at the end
-    out = " ".join(result.stdout.split())
-    assert f"it is saved in {kept[0]} instead." in out
+    out = "".join(result.stdout.split())  # a long path may be wrapped anywhere
+    assert f"itissavedin{kept[0]}instead." in out
     assert err.endswith(
         f"Error: the record could not be written to {path} (No space left on device); it is "
         f"saved in {kept[0]} instead"
