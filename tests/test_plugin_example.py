@@ -340,7 +340,8 @@ def test_the_generic_command_tests_pass_for_it(venv: Venv) -> None:
     """The conformance tests of the generic commands, run where the plugin is installed:
     each test parametrized over the installed games runs for tictactoe too."""
     tests = ROOT / "tests" / "cli" / "test_generic_commands.py"
-    args = ["-m", "pytest", str(tests), "-k", "tictactoe", "-q", "-p", "no:cacheprovider"]
+    quiet = ["-q", "-p", "no:cacheprovider", "-n", "0"]  # one process: a few tests
+    args = ["-m", "pytest", str(tests), "-k", "tictactoe", *quiet]
     done = venv.run(*args, timeout=240, cwd=ROOT)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
