@@ -15,6 +15,7 @@ one line on standard error, the same for every command:
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import copy
 import gc
@@ -169,6 +170,11 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
     def quiet_interrupt(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             watch.interrupted = True
+            # raised again where Python can raise it, so that the work stops at its next
+            # line of Python with its own "Stopped" line instead of running on (a warm-up
+            # compiled on for a minute, then ended with status 130 and no word)
+            if threading.current_thread() is threading.main_thread():
+                _thread.interrupt_main(signal.SIGINT)
             return
         previous_hook(unraisable)
 

@@ -309,3 +309,30 @@ def test_generic_play_stops_while_the_program_thinks_and_keeps_the_record(
     run = interrupt([*args, "--time", "3600", "--record", str(record)], "Thinking: ", tmp_path)
     check_clean_stop(run)
     assert record.read_text().startswith("# boardgames play ")
+
+
+def test_a_ctrl_c_dropped_inside_a_c_callback_is_raised_again() -> None:
+    """A Ctrl-C that lands in one of numba's C callbacks cannot be raised there (Python
+    calls it unraisable). It is raised again at the next line of Python, so the work stops
+    with its own "Stopped" line; it was only noted, and a warm-up compiled on to its end,
+    then said nothing with status 130 (seen under load)."""
+    import sys
+    import types
+
+    from boardgames.cli import _watch_interrupts
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    spins = 0
+    try:
+        with pytest.raises(KeyboardInterrupt), _watch_interrupts() as watch:
+            dropped = types.SimpleNamespace(
+                exc_type=KeyboardInterrupt, exc_value=KeyboardInterrupt(), exc_traceback=None,
+                err_msg=None, object=None,
+            )  # fmt: skip
+            sys.unraisablehook(dropped)
+            while spins < 10**7:  # Python code: the Ctrl-C comes back here
+                spins += 1
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert watch.interrupted
+    assert spins < 10**7
