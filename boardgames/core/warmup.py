@@ -187,14 +187,16 @@ def stop_background(asides_only: bool = False) -> None:
                     os.killpg(child.pid, signal.SIGKILL)
 
 
-def compile_aside(*steps: str) -> subprocess.Popen[bytes] | None:
+def compile_aside(*steps: str, force: bool = False) -> subprocess.Popen[bytes] | None:
     """Run warm steps (``"module:function"``, as ``cache warm`` lists them) one after the
     other in a process of their own, started now: their kernels compile on another core
     while this process does other work (``kalah solve`` on a fresh machine: the solver's
     kernels compile there while the endgame table's compile and build here).
     :func:`wait_aside` waits for it; :func:`stop_background` ends it (Ctrl-C). None when it
-    could not start (the caller then compiles in-process, as before)."""
-    if os.environ.get(BACKGROUND_SWITCH) == "0":
+    could not start (the caller then compiles in-process, as before). ``force``: start it
+    even where background compiles are off (:data:`BACKGROUND_SWITCH`): the caller waits
+    for it, so nothing outlives the caller's work."""
+    if os.environ.get(BACKGROUND_SWITCH) == "0" and not force:
         return None
     try:
         child = subprocess.Popen(

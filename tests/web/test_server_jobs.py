@@ -349,3 +349,66 @@ def test_the_first_steps_of_sixteen_queens_are_quick(client: Client) -> None:
     answer = client.post("/api/queens/steps", {"n": 16, "count": 10})
     assert len(answer.json()["steps"]) == 10 and not answer.json()["finished"]
     assert time.monotonic() - t0 < 0.3
+
+
+# --- a count on a fresh machine: the compile in a process of its own ----------------------------
+
+
+def test_cancel_stops_a_first_count_while_its_kernels_compile(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba's compiler cannot be stopped; on a fresh machine the page's first count
+    compiles its kernels in a process of their own (here a stand-in that takes a minute),
+    so Cancel still ends the job within a second, and that process with it."""
+    import subprocess
+    import sys
+
+    from boardgames.core import warmup
+    from boardgames.queens.web import api
+
+    children: list[subprocess.Popen[bytes]] = []
+    asked: list[tuple[str, ...]] = []
+
+    def aside(*steps: str, force: bool = False) -> subprocess.Popen[bytes]:
+        asked.append((*steps, str(force)))
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        children.append(child)
+        return child
+
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    monkeypatch.setattr(warmup, "compile_aside", aside)
+    monkeypatch.setattr(api, "_LOADED", set())
+    job_id = started(client, "/api/queens/count", {"n": 16})
+    wait_for(client, job_id, "compiling the counting kernels")
+    cancel_within_a_second(client, job_id)
+    assert asked == [("boardgames.queens.warm:constellations_parallel", "True")]
+    assert children[0].poll() is not None  # the compile ended with the job
+
+
+def test_a_first_count_marks_its_kernels_compiled(
+    client: Client, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Once the process has compiled them, the count runs, and the next one (in this
+    server or another) compiles nothing."""
+    import subprocess
+    import sys
+
+    from boardgames.core import warmup
+    from boardgames.queens.web import api
+
+    marks: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", lambda group: group in marks)
+    monkeypatch.setattr(warmup, "mark_ready", marks.append)
+    monkeypatch.setattr(
+        warmup,
+        "compile_aside",
+        lambda *s, force=False: subprocess.Popen([sys.executable, "-c", ""]),
+    )
+    monkeypatch.setattr(api, "_LOADED", set())
+    final = client.wait(started(client, "/api/queens/count", {"n": 10}))
+    assert final["state"] == "done" and final["result"]["count"] == 724
+    assert marks == ["queens.counting"]
+    monkeypatch.setattr(api, "_LOADED", set())
+    monkeypatch.setattr(warmup, "compile_aside", lambda *s, force=False: pytest.fail("again"))
+    final = client.wait(started(client, "/api/queens/count", {"n": 10}))
+    assert final["state"] == "done" and final["result"]["count"] == 724

@@ -9,6 +9,8 @@ a queen taken back, a solution found. Nothing of the algorithm is written again 
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +24,7 @@ from boardgames.queens import solve
 from boardgames.queens.solve import class_size, fundamental_solutions, solutions, transforms
 from boardgames.web.extras import Site, WebExtras
 from boardgames.web.inputs import BadInput, flag, whole
-from boardgames.web.jobs import Job
+from boardgames.web.jobs import Cancelled, Job
 
 MAX_STEP_N = 16
 """Largest board the page steps through (and draws)."""
@@ -179,6 +181,47 @@ class _StopCount(Exception):
     pass
 
 
+_WARM_STEPS = {
+    "symmetry-parallel": "boardgames.queens.warm:counting",
+    "constellations-parallel": "boardgames.queens.warm:constellations_parallel",
+}
+"""The warm step (``cache warm queens``) that compiles each method the page counts with."""
+_LOADED: set[str] = set()
+"""Methods this server has counted with: their kernels are loaded."""
+
+
+def _compile_first(method: str, n: int, job: Job) -> None:
+    """Compile ``method``'s kernels in a process of their own when this machine has not yet
+    (the first count on a fresh machine): numba's compiler cannot be stopped, the wait for
+    a process can, so Cancel ends the job within a second even then (the process ends too).
+    """
+    from boardgames.core import warmup
+
+    step = _WARM_STEPS.get(method)
+    if step is None or method in _LOADED or warmup.is_ready("queens"):
+        return
+    if warmup.step_ready("queens", step):
+        return
+    job.report(stage="compiling the counting kernels (once: then they are cached)", n=n)
+    child = warmup.compile_aside(step, force=True)
+    if child is None:  # it could not start: compiled in this process, as before
+        return
+    try:
+        while child.poll() is None:
+            if job.cancelled:
+                raise Cancelled
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(0.1)
+    finally:
+        if child.poll() is None:
+            child.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(5)
+    if child.returncode == 0:
+        with contextlib.suppress(OSError):
+            warmup.mark_ready(warmup.step_marker("queens", step))
+
+
 def count(n: int, job: Job) -> dict[str, Any]:
     """All and fundamental solutions for N by the CLI's counting code, with progress;
     the job's cancel ends it after the running batch (a fraction of a second: the count
@@ -186,7 +229,6 @@ def count(n: int, job: Job) -> dict[str, Any]:
     from boardgames.queens import counting
 
     method = "bitmask" if n <= 9 else "constellations-parallel" if n >= 14 else "symmetry-parallel"
-    job.report(stage="loading the counting kernels (compiled once, then cached)", n=n)
 
     def progress(done: int, expected: int) -> None:
         if job.cancelled:
@@ -194,11 +236,14 @@ def count(n: int, job: Job) -> dict[str, Any]:
         job.progress = {"stage": "counting", "n": n, "done": done, "expected": expected}
         job.version += 1
 
+    _compile_first(method, n, job)
+    job.report(stage="loading the counting kernels", n=n)
     try:
         result = counting.run_count(n, method, True, None, progress, stop=lambda: job.cancelled)
     except (_StopCount, Stopped):
         job.check()
         raise
+    _LOADED.add(method)
     total = result.extra.get("total", result.count)
     return {
         "n": n,
