@@ -26,6 +26,7 @@ import re
 import signal
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -146,6 +147,7 @@ class _InterruptWatch:
 
     def __init__(self) -> None:
         self.interrupted = False
+        self.closed = False
 
     def handler(self, signum: int, frame: object) -> None:
         self.interrupted = True
@@ -170,21 +172,42 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
     def quiet_interrupt(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             watch.interrupted = True
-            # raised again where Python can raise it, so that the work stops at its next
-            # line of Python with its own "Stopped" line instead of running on (a warm-up
-            # compiled on for a minute, then ended with status 130 and no word)
-            if threading.current_thread() is threading.main_thread():
-                _thread.interrupt_main(signal.SIGINT)
+            # raised again where Python can raise it (sent from another thread: in this
+            # hook it would be dropped too), so that the work stops at its next line of
+            # Python with its own "Stopped" line instead of running on (a warm-up compiled
+            # on for a minute, then ended with status 130 and no word)
+            if installed and not watch.closed:
+                threading.Thread(target=_interrupt_again, args=(watch,), daemon=True).start()
             return
         previous_hook(unraisable)
 
+    global _WATCH
+    outer, _WATCH = _WATCH, watch
     sys.unraisablehook = quiet_interrupt
     try:
         yield watch
     finally:
+        watch.closed = True
+        _WATCH = outer
         sys.unraisablehook = previous_hook
         if installed:
             signal.signal(signal.SIGINT, previous)
+
+
+_WATCH: _InterruptWatch | None = None
+"""The running command's watch (None between commands)."""
+
+
+def _interrupt_again(watch: _InterruptWatch) -> None:
+    time.sleep(0.01)
+    if not watch.closed:
+        _thread.interrupt_main(signal.SIGINT)
+
+
+def ctrl_c_noted() -> bool:
+    """True when Ctrl-C came while the running command ran, even one that a C callback
+    (numba's compiler) dropped: an error after it is the Ctrl-C's doing, not a fault."""
+    return _WATCH is not None and _WATCH.interrupted
 
 
 _UNREAD_SETTING = re.compile(

@@ -25,6 +25,7 @@ from pathlib import Path
 import click
 
 from boardgames import cache_dir
+from boardgames.cli import ctrl_c_noted
 from boardgames.cli.options import json_option
 from boardgames.core.cachefiles import CacheEntry, CacheFiles, Selector, cache_files
 from boardgames.core.console import EndOfInput, confirm, make_console, print_json
@@ -689,6 +690,8 @@ def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
                     except (KeyboardInterrupt, Stopped):
                         raise
                     except Exception as e:  # one line; the group stays not ready
+                        if ctrl_c_noted():  # numba's compiler dropped a Ctrl-C, then failed
+                            raise KeyboardInterrupt from e
                         raise click.ClickException(
                             f"{group}: {label}: {type(e).__name__}: {printable(str(e))}"
                         ) from None

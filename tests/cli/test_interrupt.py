@@ -336,3 +336,27 @@ def test_a_ctrl_c_dropped_inside_a_c_callback_is_raised_again() -> None:
         signal.signal(signal.SIGINT, previous)
     assert watch.interrupted
     assert spins < 10**7
+
+
+def test_a_compile_that_fails_after_a_dropped_ctrl_c_is_a_stop_not_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """numba's compiler can drop a Ctrl-C in a callback and then fail ("no compiled object
+    yet"): the warm-up says it stopped, with status 130, not "Error: ...: RuntimeError"."""
+    from click.testing import CliRunner
+
+    import boardgames.cli as funnel
+    from boardgames.cli import cache, cli
+
+    def dropped_then_failed(target: str, group: str) -> None:
+        assert funnel._WATCH is not None
+        funnel._WATCH.interrupted = True  # as the unraisable hook notes a dropped Ctrl-C
+        raise RuntimeError("no compiled object yet for <Library '_orbit'>")
+
+    monkeypatch.setattr(cache, "_warm_step", dropped_then_failed)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    result = CliRunner().invoke(cli, ["cache", "warm", "nim"])
+    assert result.exit_code == 130, result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("Stopped (Ctrl-C) after ") and "0 of 2 steps done" in last, last
+    assert "RuntimeError" not in result.stderr
