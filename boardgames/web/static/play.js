@@ -88,10 +88,12 @@ function playerName(k, spec = play.spec) {
   return /^\d+$/.test(name) ? `player ${name}` : name;
 }
 
+// An option as the title shows it, in the form's own words: "stones a pit at the start 4".
 function optionText(name, value) {
-  const label = name.replace(/_/g, " ");
-  if (typeof value === "boolean") return `${label} ${value ? "on" : "off"}`;
-  return `${label} ${Array.isArray(value) ? value.join(" ") : value}`;
+  const spec = play.spec && (play.spec.options || []).find((o) => o.name === name);
+  const label = spec && spec.help ? spec.help.replace(/\s*\(.*\)\s*$/, "") : name.replace(/_/g, " ");
+  if (typeof value === "boolean") return `${label}: ${value ? "yes" : "no"}`;
+  return `${label}: ${Array.isArray(value) ? value.join(" ") : value}`;
 }
 
 function playError(text) {
@@ -936,7 +938,7 @@ function playShow() {
   const thinking = play.job !== null;
   const playable = playPlayable();
   const options = Object.entries(p.options).map(([k, v]) => optionText(k, v));
-  $("#g-title").textContent = options.length ? `${p.title}: ${options.join(", ")}` : p.title;
+  $("#g-title").textContent = options.length ? `${p.title} (${options.join("; ")})` : p.title;
   playRenderBoard(playable);
   const host = $("#g-board");
   const ply = plyOf(play.node);
