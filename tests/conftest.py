@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,32 +60,3 @@ def user_caches() -> UserCaches:
     """Where the user's caches are (tests/test_session_cache.py checks that tests keep out
     of the tables' one)."""
     return USER_CACHES
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """With several workers (pytest-xdist) on a cold kernel cache (a fresh clone, as in
-    CI), compile the games' kernels first, Kalah's in one process and the others' in a
-    second: each is compiled once, instead of by two workers at the same time (a
-    minute of duplicated compiling). Nothing happens in a worker, with ``-n 0``, or when
-    every group is compiled already; a warm-up that fails leaves the tests to compile."""
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
-        return
-    from boardgames.core import warmup
-
-    cold = [group for group in warmup.groups() if not warmup.is_ready(group)]
-    if not cold:
-        return
-    first = [g for g in cold if g == "kalah"]
-    rest = [g for g in cold if g != "kalah"]
-    print(f"Compiling the kernels of {', '.join(cold)} first (a cold cache: once)...", flush=True)
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-m", "boardgames", "cache", "warm", *part],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for part in (first, rest)
-        if part
-    ]
-    for child in started:
-        child.wait()
