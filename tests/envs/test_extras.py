@@ -24,11 +24,12 @@ from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E4
 
 import boardgames.envs  # noqa: E402
 from boardgames.core import registry  # noqa: E402
-from boardgames.core.protocol import GameError, State  # noqa: E402
+from boardgames.core.protocol import State  # noqa: E402
 from boardgames.envs.aec import own_env  # noqa: E402
 from boardgames.envs.games import Setup, check_int, own_setup  # noqa: E402
 from boardgames.envs.labels import PerfectPlayLoss  # noqa: E402
 from boardgames.envs.single import env_class  # noqa: E402
+from tests.envs.toys import CodedTakeAway  # noqa: E402
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test"),
@@ -37,56 +38,13 @@ pytestmark = [
 
 
 @dataclass(frozen=True)
-class Pile:
-    """Take 1 or 2 stones; whoever takes the last one wins. State: stones left, mover.
-    Action ``i`` takes ``i + 1``."""
+class Pile(CodedTakeAway):
+    """Take 1 or 2 stones (action ``i`` takes ``i + 1``); whoever takes the last one
+    wins."""
 
     stones: int = 5
     name: str = "pile"
-    num_actions: int = 2
-    observation_shape: tuple[int, ...] = (1,)
-
-    @property
-    def observation_high(self) -> int:
-        return self.stones
-
-    def initial_state(self) -> State:
-        return np.array([self.stones, 0], dtype=np.int64)
-
-    def to_move(self, state: State) -> int:
-        return int(state[1])
-
-    def legal_moves(self, state: State) -> list[int]:
-        return [m for m in (1, 2) if m <= state[0]]
-
-    def play(self, state: State, move: int) -> tuple[State, bool]:
-        if move not in self.legal_moves(state):
-            raise GameError(f"illegal move {move}")
-        return np.array([state[0] - move, 1 - state[1]], dtype=np.int64), False
-
-    def outcome(self, state: State) -> int | None:
-        return None if state[0] else -1
-
-    def evaluate(self, state: State) -> int:
-        return 0
-
-    def format_move(self, move: int) -> str:
-        return f"take {move}"
-
-    def parse_move(self, text: str, state: State) -> int:
-        return int(text)
-
-    def render(self, state: State) -> str:
-        return f"{int(state[0])} stones left"
-
-    def action_of(self, state: State, move: int) -> int:
-        return move - 1
-
-    def move_of(self, state: State, action: int) -> int | None:
-        return action + 1 if action + 1 in self.legal_moves(state) else None
-
-    def observation(self, state: State, player: int) -> State:
-        return np.array(state[:1], dtype=np.int64)
+    most: int = 2
 
 
 @dataclass(frozen=True)

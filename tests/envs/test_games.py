@@ -23,10 +23,11 @@ from pettingzoo.test import api_test, render_test  # type: ignore[import-untyped
 import boardgames.envs  # noqa: E402
 from boardgames.core import registry  # noqa: E402
 from boardgames.core.capabilities import capabilities  # noqa: E402
-from boardgames.core.protocol import GameError, State  # noqa: E402
+from boardgames.core.protocol import State  # noqa: E402
 from boardgames.envs.aec import GameAEC  # noqa: E402
 from boardgames.envs.games import Setup, games_with_actions, title  # noqa: E402
 from boardgames.envs.single import GameEnv  # noqa: E402
+from tests.envs.toys import CodedTakeAway  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")
 
@@ -303,72 +304,6 @@ def test_bad_options_are_one_line(name: str, options: dict[str, Any], message: s
 # --- a game the test registers ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TakeAway:
-    """Take 1 to 3 stones from a pile; whoever takes the last one wins. State: stones left,
-    player to move. No action ids."""
-
-    stones: int = 7
-    name: str = "plain"
-
-    def initial_state(self) -> State:
-        return np.array([self.stones, 0], dtype=np.int64)
-
-    def to_move(self, state: State) -> int:
-        return int(state[1])
-
-    def legal_moves(self, state: State) -> list[int]:
-        return list(range(1, min(3, int(state[0])) + 1))
-
-    def play(self, state: State, move: int) -> tuple[State, bool]:
-        if move not in self.legal_moves(state):
-            raise GameError(f"illegal move {move}")
-        return np.array([state[0] - move, 1 - state[1]], dtype=np.int64), False
-
-    def outcome(self, state: State) -> int | None:
-        return None if state[0] else -1
-
-    def evaluate(self, state: State) -> int:
-        return 0
-
-    def format_move(self, move: int) -> str:
-        return f"take {move}"
-
-    def parse_move(self, text: str, state: State) -> int:
-        return int(text)
-
-    def render(self, state: State) -> str:
-        return f"{int(state[0])} stones left"
-
-
-@dataclass(frozen=True)
-class CodedTakeAway(TakeAway):
-    """The same with action ids: action ``i`` takes ``i + 1`` stones."""
-
-    name: str = "takeaway"
-
-    @property
-    def num_actions(self) -> int:
-        return 3
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]:
-        return (1,)
-
-    @property
-    def observation_high(self) -> int:
-        return self.stones
-
-    def action_of(self, state: State, move: int) -> int:
-        return move - 1
-
-    def move_of(self, state: State, action: int) -> int | None:
-        return action + 1 if action + 1 in self.legal_moves(state) else None
-
-    def observation(self, state: State, player: int) -> State:
-        return np.array(state[:1], dtype=np.int64)
-
-
 def toy(name: str, factory: str) -> registry.GamePlugin:
     stones = registry.Option("stones", "int", 7, "stones at the start", 0, 30)
     return registry.GamePlugin(name, name, "game", "toy", factory, options=(stones,))
@@ -378,8 +313,8 @@ def toy(name: str, factory: str) -> registry.GamePlugin:
 def toys(monkeypatch: pytest.MonkeyPatch) -> None:
     found = {
         **registry.plugins(),
-        "takeaway": toy("takeaway", f"{__name__}:CodedTakeAway"),
-        "plain": toy("plain", f"{__name__}:TakeAway"),
+        "takeaway": toy("takeaway", "tests.envs.toys:CodedTakeAway"),
+        "plain": toy("plain", "tests.envs.toys:TakeAway"),
     }
     monkeypatch.setattr(registry, "_loaded", lambda: (found, ()))
 
