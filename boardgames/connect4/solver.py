@@ -61,6 +61,7 @@ from numba.extending import intrinsic
 from boardgames.connect4.game import ConnectFour
 from boardgames.core.memory import huge_zeros
 from boardgames.core.prefetch import prefetch
+from boardgames.core.progress import run_in_thread
 from boardgames.core.protocol import GameError, SearchResult, State, terminal_score
 from boardgames.core.search import SearchStopped
 
@@ -708,32 +709,20 @@ class Solver:
         which they see within a millisecond. ``node_limit`` > 0: a budget of positions."""
         self.flag[0] = 0
         self.counters[C_LIMIT] = self.counters[C_NODES] + node_limit if node_limit else 0
-        box: dict[str, Any] = {}
 
-        def target() -> None:
-            try:
-                box["result"] = work()
-            except BaseException as e:  # handed to the caller
-                box["error"] = e
-
-        thread = threading.Thread(target=target, daemon=True, name="connect4-solver")
-        thread.start()
-        try:
-            while thread.is_alive():
-                thread.join(0.02)
-                if tick is not None:
-                    tick()
-                if stop is not None and stop():
-                    self.flag[0] = 1
-        except BaseException:
+        def halt() -> None:
             self.flag[0] = 1
-            thread.join()
-            raise
+
+        def poll() -> None:
+            if tick is not None:
+                tick()
+            if stop is not None and stop():
+                halt()
+
+        try:
+            return run_in_thread(work, stop=halt, tick=poll, every=0.02)
         finally:
             self.counters[C_LIMIT] = 0
-        if "error" in box:
-            raise box["error"]
-        return box["result"]
 
     def solve_many(
         self,

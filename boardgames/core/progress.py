@@ -405,12 +405,13 @@ def run_in_thread(
     stop: Callable[[], None],
     tick: Callable[[], None] | None = None,
     stop_wait: float | None = None,
+    every: float = 0.1,
 ) -> T:
     """``work()`` in a worker thread, so that this (the main) thread stays free to show
-    progress (``tick`` every 0.1 s) and to see Ctrl-C, which long jitted work would hold
-    off. On Ctrl-C, ``stop()`` asks the work to end, the worker is waited for (at most
-    ``stop_wait`` seconds; None: until it ends) and the ``KeyboardInterrupt`` goes on.
-    What ``work`` raises is raised here."""
+    progress (``tick`` every ``every`` seconds) and to see Ctrl-C, which long jitted work
+    would hold off. On Ctrl-C (or anything ``tick`` raises), ``stop()`` asks the work to
+    end, the worker is waited for (at most ``stop_wait`` seconds; None: until it ends) and
+    the exception goes on. What ``work`` raises is raised here."""
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -423,10 +424,10 @@ def run_in_thread(
     thread.start()
     try:
         while thread.is_alive():
-            thread.join(0.1)
+            thread.join(every)
             if tick is not None:
                 tick()
-    except KeyboardInterrupt:
+    except BaseException:
         stop()
         thread.join(stop_wait)
         raise
