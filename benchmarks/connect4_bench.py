@@ -50,6 +50,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from queens_bench import cpu_model  # this folder is on the path when run
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "connect4" / "data"
 C_SOURCE = ROOT / "benchmarks" / "connect4_c" / "connect4.c"
@@ -59,17 +61,6 @@ SETS = ("L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3")
 DEFAULT_LIMITS = {"L1_R2": 100, "L1_R3": 10}
 """Positions taken of the hard sets by default (L1_R2: about 0.1-0.3 s each, L1_R3:
 seconds each on one core of the project's machine)."""
-
-
-def cpu_model() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
 
 
 def load_set(name: str, limit: int | None) -> list[tuple[str, int]]:
