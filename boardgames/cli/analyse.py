@@ -38,7 +38,8 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         "svg_path",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
-        help="Also draw the position, the best move marked, to this SVG file.",
+        help="Also draw the position to this SVG file: the best move marked, and the last "
+        "move when POSITION lists the moves.",
     )
     @level_options
     @json_option()
@@ -65,6 +66,8 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         }
         console = make_console()
         if over is not None:
+            if svg_path is not None:
+                write_atomic(svg_path, draw_position(game, state, position, None).encode())
             report["over"] = True
             report["result"] = over
             if as_json:
@@ -86,7 +89,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
             ]
         if svg_path is not None:
             assert answer.move is not None
-            write_atomic(svg_path, str(game.svg(state)).encode())
+            write_atomic(svg_path, draw_position(game, state, position, answer.move).encode())
         if as_json:
             print_json(report)
             return
@@ -114,6 +117,16 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
             )
 
     return command
+
+
+def draw_position(game: Any, state: Any, position: str, best: int | None) -> str:
+    """``--svg``'s picture: the best move marked, the last one too when ``position``
+    lists the moves that lead to it."""
+    from boardgames.core.capabilities import Mark, moves_of
+
+    moves = moves_of(game, position)
+    marks = [] if best is None else [Mark(best, "best")]
+    return str(game.svg(state, last=moves[-1] if moves else None, marks=marks))
 
 
 @click.group(cls=GameGroup, feature=analyse_feature)

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 
+from boardgames.core.capabilities import Mark, as_marks, deprecated_keyword
 from boardgames.core.protocol import GameError, State, quote
-from boardgames.core.svg import FONT, SVG, document, el, num, text, title
+from boardgames.core.svg import FONT, SVG, document, el, mark_style, num, overlay, text, title
 
 MIN_SIZE, MAX_SIZE = 4, 9
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -263,22 +265,46 @@ class ConnectFour:
         return False
 
     # --- picture -----------------------------------------------------------------------
+    def winning_cells(self, state: State) -> tuple[int, ...]:
+        """The cells (state indices) of every line of four of the player who moved last,
+        when that move won; else none."""
+        n = self.cells
+        if not state[n + 2]:
+            return ()
+        disc = 2 - int(state[n])  # the last mover's
+        lines = self.windows[(state[self.windows] == disc).all(axis=1)]
+        return tuple(sorted({int(c) for c in lines.ravel()}))
+
     def svg(
         self,
         state: State,
         *,
+        last: int | None = None,
+        marks: Sequence[Mark] = (),
+        heading: str | None = None,
         move: int | None = None,
         best: int | None = None,
-        heading: str | None = None,
     ) -> SVG:
         """The position as an SVG picture: a blue board, red discs for 1 and yellow for 2.
 
-        ``move`` is the column played last (its top disc is ringed), ``best`` a column to
-        mark with an arrow. Each legal column is a ``<g class="column" data-move="c">``
-        (``c`` the protocol move, 0-based) covering the whole column, so that a click
-        anywhere in it plays it; discs are ``<circle class="disc p1|p2">`` and empty
-        cells ``<circle class="hole">``, with ``data-col`` and ``data-row`` (1-based,
-        row 1 at the bottom)."""
+        ``last`` is the column played last (its top disc ringed, class ``last-move``).
+        Marks: ``best``, ``hint`` and ``arrow`` name a column (an arrow above it);
+        ``win`` and ``threat`` name cells (``col * height + row``, ringed); a won game's
+        line of four is marked ``win`` unless a ``win`` mark is given. Each legal column
+        is a ``<g class="column" data-move="c">`` covering the whole column, on top of
+        the discs; discs are ``<circle class="disc p1|p2">``, empty cells ``<circle
+        class="hole">``, with ``data-col`` and ``data-row`` (1-based, row 1 at the
+        bottom). ``move`` and ``best`` are the old names of ``last`` and a best mark."""
+        if move is not None:
+            deprecated_keyword("ConnectFour", "move", "last")
+            last = move if last is None else last
+        marks = as_marks(marks)
+        if best is not None:
+            deprecated_keyword("ConnectFour", "best", 'marks=[Mark(column, "best")]')
+            marks += (Mark(best, "best"),)
+        if self.outcome(state) is not None and not any(m.kind == "win" for m in marks):
+            cells = self.winning_cells(state)
+            marks += (Mark(cells, "win"),) if cells else ()
         w, h = self.width, self.height
         size, left, top = 56.0, 16.0, 64.0
         width, height = 2 * left + w * size, top + h * size + 56
@@ -300,22 +326,19 @@ class ConnectFour:
                 body.append(el("circle", cx=x, cy=y, r=size * 0.4, class_=cls,
                                data_col=col + 1, data_row=row + 1))  # fmt: skip
             body.append(text(col + 1, centre(col, 0)[0], top + h * size + 20, class_="number"))
-        if move is not None:
-            if not 0 <= move < w or not self.height_of(state, move):
-                raise GameError(f"column {move + 1} has no disc to mark as the last move")
-            x, y = centre(move, self.height_of(state, move) - 1)
-            body.append(el("circle", cx=x, cy=y, r=size * 0.22, class_="last", data_move=move))
-        if best is not None:
-            if not 0 <= best < w:
-                raise GameError(f"there is no column {best + 1} to mark as the best move")
-            x = centre(best, 0)[0]
-            tip = ((x - 10, 42), (x + 10, 42), (x, 58))
-            points = " ".join(f"{num(a)},{num(b)}" for a, b in tip)
-            body.append(el("polygon", points=points, class_="best", data_move=best))
         for col in self.legal_moves(state):
             rect = el("rect", x=left + col * size, y=top - 28, width=size, height=h * size + 28)
             body.append(el("g", title(f"play column {col + 1}"), rect, class_="column",
                            data_move=col))  # fmt: skip
+        # over the columns, clicks passing through
+        if last is not None:
+            if not 0 <= last < w or not self.height_of(state, last):
+                raise GameError(f"column {last + 1} has no disc to mark as the last move")
+            x, y = centre(last, self.height_of(state, last) - 1)
+            body.append(overlay("circle", cx=x, cy=y, r=size * 0.22, class_="last last-move",
+                                data_col=last + 1))  # fmt: skip
+        for mark in marks:
+            body += self._mark(mark, centre, size)
         mover = self.to_move(state)
         caption = (
             f"{PLAYERS[mover]} ({COLOURS[mover]}) to move"
@@ -324,6 +347,32 @@ class ConnectFour:
         )
         body.append(text(caption, left, height - 12, class_="caption"))
         return document(width, height, body, label=label, style=STYLE, class_="connect4")
+
+    def _mark(
+        self, mark: Mark, centre: Callable[[int, int], tuple[float, float]], size: float
+    ) -> list[str]:
+        """A mark's arrow (a column) or rings (cells), with a line through a won four."""
+        h, cls = self.height, f"{mark.kind} mark mark-{mark.kind}"
+        if mark.kind in ("win", "threat"):
+            if any(not 0 <= c < self.cells for c in mark.moves):
+                raise GameError(f"a {mark.kind} mark names cells 0 to {self.cells - 1}")
+            parts = []
+            for cell in mark.moves:
+                x, y = centre(cell // h, cell % h)
+                parts.append(overlay("circle", cx=x, cy=y, r=size * 0.44, class_=cls,
+                                     data_col=cell // h + 1, data_row=cell % h + 1))  # fmt: skip
+            for a, *mid, b in self.windows.tolist() if mark.kind == "win" else []:
+                if {a, *mid, b} <= set(mark.moves):
+                    (x1, y1), (x2, y2) = centre(a // h, a % h), centre(b // h, b % h)
+                    parts.append(overlay("line", x1=x1, y1=y1, x2=x2, y2=y2, class_="win-line"))
+            return parts
+        col = mark.moves[0]
+        if len(mark.moves) != 1 or not 0 <= col < self.width:
+            raise GameError(f"a {mark.kind} mark names one column, 1 to {self.width}")
+        x = centre(col, 0)[0]
+        tip = ((x - 10, 40), (x + 10, 40), (x, 58))
+        points = " ".join(f"{num(a)},{num(b)}" for a, b in tip)
+        return [overlay("polygon", points=points, class_=cls, data_col=col + 1)]
 
     # --- actions and observations (ActionCodec) ----------------------------------------
     @property
@@ -368,7 +417,12 @@ svg {{ font-family: {FONT}; font-size: 14px; }}
 .disc.p1 {{ fill: #d62828; stroke: #8d1b1b; stroke-width: 2; }}
 .disc.p2 {{ fill: #f7c948; stroke: #b08900; stroke-width: 2; }}
 .last {{ fill: none; stroke: #fff; stroke-width: 3; }}
-.best {{ fill: #2b8a3e; }}
+{mark_style("polygon.mark-{kind} {{ fill: {colour}; }} circle.mark-{kind} {{ stroke: {colour}; }}")}
+polygon.mark {{ stroke: #fff; stroke-width: 1.5; }}
+circle.mark {{ fill: none; stroke-width: 4; }}
+circle.mark-win {{ stroke: #fff; }}
+circle.mark-threat {{ stroke-dasharray: 5 4; }}
+.win-line {{ stroke: #fff; stroke-width: 5; stroke-linecap: round; opacity: 0.8; }}
 .number {{ fill: #555; text-anchor: middle; }}
 .column rect {{ fill: #fff; fill-opacity: 0; cursor: pointer; }}
 .column:hover rect {{ fill-opacity: 0.18; }}

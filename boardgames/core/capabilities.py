@@ -9,7 +9,8 @@ game lacks says so in one line (:func:`require`):
   the web page's links). Without it, a position is written as the moves from the start;
 - :class:`Drawing`: an SVG picture in which every legal move is an element carrying
   ``data-move="<the protocol move>"`` (the CLI's ``--svg``, Jupyter and the web page,
-  where a click on such an element plays the move);
+  where a click on such an element plays the move), with the last move and any
+  :class:`Mark` (the best move, a hint, a winning line) drawn on it;
 - :class:`ActionCodec`: action ids, a legal-action mask and an observation array, from
   which one PettingZoo, one Gymnasium and one OpenSpiel adapter serve every game;
 - kernels and an exact solver: import paths in the game's plugin
@@ -20,7 +21,11 @@ This module imports no game and no numba.
 
 from __future__ import annotations
 
+import operator
 import re
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -43,11 +48,63 @@ class PositionNotation(Protocol):
         ...
 
 
+MARK_KINDS = ("best", "hint", "threat", "win", "arrow")
+"""What a :class:`Mark` says: the best move, a hint, a threat, a won line, an arrow."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A move to highlight on a picture, and why (``kind``, one of :data:`MARK_KINDS`).
+
+    ``move`` is a protocol move, or a tuple where the game says so (Kalah: a compound
+    move's pits in order; Connect Four's ``win`` and ``threat``: board cells)."""
+
+    move: int | tuple[int, ...]
+    kind: str = "best"
+
+    def __post_init__(self) -> None:
+        if self.kind not in MARK_KINDS:
+            raise GameError(f"no mark kind {self.kind!r}; the kinds: {', '.join(MARK_KINDS)}")
+        move = self.move
+        norm = tuple(map(int, move)) if isinstance(move, Iterable) else operator.index(move)
+        object.__setattr__(self, "move", norm)
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """``move`` as a tuple (one element for a single move)."""
+        return self.move if isinstance(self.move, tuple) else (self.move,)
+
+
 @runtime_checkable
 class Drawing(Protocol):
-    """An SVG picture of a position; each legal move is an element with ``data-move``."""
+    """An SVG picture of a position. Every legal move is an element with ``data-move``
+    (the protocol move), top-most at its centre so that a click there reaches it; what is
+    drawn over it has ``pointer-events="none"``.
 
-    def svg(self, state: State) -> str: ...
+    ``last`` is the move played last (class ``last-move``), ``marks`` the moves to
+    highlight (class ``mark mark-<kind>``), ``heading`` a title. A game adds optional
+    keywords of its own (Nim's ``binary``, Kalah's ``before``)."""
+
+    def svg(
+        self,
+        state: State,
+        *,
+        last: Any = None,
+        marks: Sequence[Mark] = (),
+        heading: str | None = None,
+    ) -> str: ...
+
+
+def as_marks(marks: Iterable[Mark | tuple[Any, str]]) -> tuple[Mark, ...]:
+    """``marks`` as :class:`Mark` objects (a ``(move, kind)`` pair is one too)."""
+    return tuple(m if isinstance(m, Mark) else Mark(*m) for m in marks)
+
+
+def deprecated_keyword(game: str, old: str, new: str) -> None:
+    """Warn that ``game.svg(old=...)`` is an old spelling of ``new``."""
+    warnings.warn(
+        f"{game}.svg({old}=...) is deprecated; use {new}", DeprecationWarning, stacklevel=3
+    )
 
 
 @runtime_checkable
@@ -140,10 +197,17 @@ def parse_position(game: Any, text: str) -> State:
     text is the start position)."""
     if isinstance(game, PositionNotation):
         return game.parse_position(text)
+    return parse_moves(game, text)[0]
+
+
+def parse_moves(game: Any, text: str) -> tuple[State, list[int]]:
+    """The position reached by the moves ``text`` lists from the start, and those moves
+    (``start`` or an empty text: the start position, no moves)."""
     state: State = game.initial_state()
     words = [w for w in _SEPARATORS.split(text.strip()) if w]
     if words == ["start"]:
-        return state
+        return state, []
+    moves: list[int] = []
     for i, word in enumerate(words, 1):
         if game.outcome(state) is not None:
             raise GameError(f"move {i} ({quote(word)}) comes after the end of the game")
@@ -151,8 +215,17 @@ def parse_position(game: Any, text: str) -> State:
             move = game.parse_move(word, state)
         except GameError as e:
             raise GameError(f"move {i} ({quote(word)}): {e}") from None
+        moves.append(move)
         state, _ = game.play(state, move)
-    return state
+    return state, moves
+
+
+def moves_of(game: Any, text: str) -> list[int] | None:
+    """The moves from the start that ``text`` lists, when a position is written that way
+    (a game without its own notation); None when the game's notation writes it."""
+    if isinstance(game, PositionNotation):
+        return None
+    return parse_moves(game, text)[1]
 
 
 def format_position(game: Any, state: State, moves: list[int] | None = None) -> str:

@@ -113,6 +113,30 @@ def title(content: object) -> str:
     return el("title", escape(content))
 
 
+def overlay(tag: str, *children: str | None, **attributes: Attr) -> str:
+    """An element drawn over a board that clicks go through (``pointer-events="none"``):
+    marks, rings and arrows never hide the ``data-move`` element under them."""
+    return el(tag, *children, **attributes, pointer_events="none")
+
+
+MARK_COLOURS = {
+    "best": "#2dc653",
+    "hint": "#339af0",
+    "threat": "#f08c00",
+    "win": "#e03131",
+    "arrow": "#7048e8",
+}
+"""The colour of each kind of mark (:data:`boardgames.core.capabilities.MARK_KINDS`)."""
+LAST_COLOUR = "#ffb703"
+"""The colour of the last move's marker."""
+
+
+def mark_style(rule: str) -> str:
+    """CSS for every kind of mark: ``rule`` with ``{kind}`` and ``{colour}`` filled in,
+    such as ``".mark-{kind} .ring {{ stroke: {colour}; }}"``."""
+    return "\n".join(rule.format(kind=k, colour=c) for k, c in MARK_COLOURS.items())
+
+
 def document(
     width: float,
     height: float,

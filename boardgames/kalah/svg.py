@@ -1,15 +1,19 @@
 """Kalah boards as SVG pictures (standard library only): a position with its stones, the
-last sowing and its captures, the best move; a whole game as an animation.
+last sowing and its captures, marked moves; a whole game as an animation.
 
 The layout is RULES.md's: B's pits right to left on top, A's left to right below, B's
 store on the left, A's store on the right. Every hole is a ``<g class="hole pit">`` (or
 ``hole store``) with ``data-hole`` (its RULES.md index), ``data-owner`` (A or B) and
 ``data-count``; pits also carry ``data-pit``. Marks are classes on the hole: ``sown``
-(the last move dropped a stone there), ``start`` (a pit it was sown from), ``last``
-(where its last stone fell), ``captured`` (emptied by a capture), ``best`` (a pit of the
-best move, with ``data-best`` its place in that move). In a position's picture every pit
-the side to move may sow also carries ``data-move`` (the protocol move: the pit's index),
-which the web page makes clickable.
+(the last move dropped a stone there, ``data-sown`` the drops' numbers in order),
+``start`` (a pit it was sown from), ``last`` (where its last stone fell), ``captured``
+(emptied by a capture), ``last-move`` (a pit the last turn sowed), ``mark mark-<kind>``
+(a pit of a marked move; ``best`` too for the best move, with ``data-best`` its place in
+that move). A traced sowing is also described on the ``<svg>``: ``data-sown-from``,
+``data-path`` (every hole a stone fell into, in order) and ``data-captured``. In a
+position's picture every pit the side to move may sow also carries ``data-move`` (the
+protocol move: the pit's index), which the web page makes clickable; the rings and
+badges drawn in it let clicks through.
 """
 
 from __future__ import annotations
@@ -18,8 +22,21 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from boardgames.core.capabilities import Mark
 from boardgames.core.protocol import GameError, State
-from boardgames.core.svg import FONT, SVG, document, el, escape, num, text, title
+from boardgames.core.svg import (
+    FONT,
+    LAST_COLOUR,
+    SVG,
+    document,
+    el,
+    escape,
+    mark_style,
+    num,
+    overlay,
+    text,
+    title,
+)
 from boardgames.kalah import rules
 
 PLAYERS = ("A", "B")
@@ -29,6 +46,8 @@ CELL = 66.0
 STORE_W = 58.0
 PAD = 14.0
 BAND = 22.0  # the count band above B's pits and below A's
+DROP_SECONDS = 0.18
+"""With ``animate``: the time between two stones falling."""
 STONE_COLOURS = ("#e9c46a", "#5fa8d3", "#e76f51", "#8ab17d", "#b391d6", "#f4f1de", "#f2a65a")
 
 STYLE = f"""
@@ -47,12 +66,17 @@ svg {{ font-family: {FONT}; }}
 .to-move .number, .side-label.to-move {{ fill: #1d6f42; font-weight: 700; }}
 .turn {{ fill: #fff4c2; opacity: 0.35; }}
 .ring {{ fill: none; stroke-width: 3; }}
+.last-move .ring {{ stroke: {LAST_COLOUR}; stroke-width: 3; }}
 .sown .ring {{ stroke: #ffd166; stroke-dasharray: 4 3; }}
 .start .ring {{ stroke: #ffd166; stroke-dasharray: none; stroke-width: 2; }}
 .last .ring {{ stroke: #ffb703; stroke-width: 4; stroke-dasharray: none; }}
 .captured .ring {{ stroke: #e63946; stroke-width: 4; stroke-dasharray: none; }}
+{mark_style(".mark-{kind} .ring {{ stroke: {colour}; stroke-width: 4; stroke-dasharray: none; }}")}
 .best .ring {{ stroke: #2dc653; stroke-width: 4; stroke-dasharray: none; }}
 .badge circle {{ fill: #2dc653; stroke: #fff; stroke-width: 1.5; }}
+.badge.mark-hint circle {{ fill: #339af0; }}
+@keyframes kalah-drop {{ from {{ opacity: 0; }} to {{ opacity: 1; }} }}
+.animate .ring {{ animation: kalah-drop 0.2s both; }}
 .badge text {{ font-size: 11px; font-weight: 700; fill: #fff; text-anchor: middle; }}
 .legend {{ font-size: 11px; fill: #555; }}
 """
@@ -243,10 +267,14 @@ class Marks:
 
     to_move: int | None = None
     trace: Trace | None = None
-    best: tuple[int, ...] = ()
+    marked: tuple[Mark, ...] = ()
     caption: str = ""
     legal: tuple[int, ...] = ()
     """The pits the side to move may sow: each gets ``data-move``."""
+    last: tuple[int, ...] = ()
+    """The pits the last turn sowed (class ``last-move``)."""
+    animate: bool = False
+    """Light the traced sowing's holes one after another, in the order stones fell."""
 
 
 def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float) -> list[str]:
@@ -272,12 +300,18 @@ def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float)
             )
         )
     trace = marks.trace
-    sown = set(trace.passed) if trace else set()
+    drops: dict[int, list[int]] = {}  # hole -> the numbers of the stones that fell there
+    for k, hole in enumerate(trace.passed if trace else (), 1):
+        drops.setdefault(hole, []).append(k)
     starts = set(trace.sown_from) if trace else set()
     captured = set(trace.captured) if trace else set()
-    best_order: dict[int, list[int]] = {}
-    for k, pit in enumerate(marks.best, 1):
-        best_order.setdefault(pit, []).append(k)
+    kinds: dict[int, list[str]] = {}  # hole -> the kinds of the marks on it
+    order: dict[tuple[int, str], list[int]] = {}  # (hole, kind) -> places in the move
+    for mark in marks.marked:
+        for k, pit in enumerate(mark.moves, 1):
+            if mark.kind not in kinds.setdefault(pit, []):
+                kinds[pit].append(mark.kind)
+            order.setdefault((pit, mark.kind), []).append(k)
     for i in range(2 * m + 2):
         cx, cy = centres[i]
         cx, cy = cx + x0, cy + y0
@@ -286,14 +320,21 @@ def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float)
         count = board[i]
         classes = ["hole", "store" if store else "pit", f"owner-{PLAYERS[owner]}"]
         for name, hit in (
-            ("sown", i in sown),
+            ("sown", i in drops),
             ("start", i in starts),
             ("last", trace is not None and i == trace.last),
             ("captured", i in captured),
-            ("best", i in best_order),
+            ("last-move", i in marks.last),
+            ("best", "best" in kinds.get(i, ())),
         ):
             if hit:
                 classes.append(name)
+        if i in kinds:
+            classes += ["mark", *(f"mark-{kind}" for kind in kinds[i])]
+        delay = None
+        if marks.animate and (i in drops or i in captured):
+            fell = drops[i][0] if i in drops else len(trace.passed if trace else ()) + 1
+            delay = f"animation-delay: {num(round(fell * DROP_SECONDS, 3))}s"
         inner: list[str] = []
         what = f"{PLAYERS[owner]}'s store" if store else f"pit {i} ({PLAYERS[owner]})"
         inner.append(title(f"{what}: {count} stone{'s' * (count != 1)}"))
@@ -311,7 +352,7 @@ def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float)
                 )
             )
             inner += _store_stones(cx, cy, count, STORE_W - 14, sh - 30)
-            ring = el(
+            ring = overlay(
                 "rect",
                 x=cx - STORE_W / 2 - 3,
                 y=cy - sh / 2 - 3,
@@ -319,32 +360,36 @@ def board_body(board: Sequence[int], m: int, marks: Marks, x0: float, y0: float)
                 height=sh + 6,
                 rx=STORE_W / 2 + 3,
                 class_="ring",
+                style=delay,
             )
             count_y = y0 + (BAND - 6 if owner == 1 else height - 7)
         else:
             inner.append(el("circle", cx=cx, cy=cy, r=PIT_R, class_="cup"))
             inner += _pit_stones(cx, cy, count, PIT_R - 5)
-            ring = el("circle", cx=cx, cy=cy, r=PIT_R + 3, class_="ring")
+            ring = overlay("circle", cx=cx, cy=cy, r=PIT_R + 3, class_="ring", style=delay)
             count_y = cy - PIT_R - 7 if owner == 1 else cy + PIT_R + 17
         if len(classes) > 3:
             inner.append(ring)
         inner.append(text(count, cx, count_y, class_="count zero" if count == 0 else "count"))
-        if i in best_order:
-            label = ",".join(map(str, best_order[i]))
+        numbered = next((k for k in ("best", "hint") if (i, k) in order), None)
+        if numbered is not None:
+            label = ",".join(map(str, order[i, numbered]))
             bx, by = cx + PIT_R * 0.72, cy - PIT_R * 0.72
             inner.append(
-                el(
+                overlay(
                     "g",
                     el("circle", cx=bx, cy=by, r=6 + 3 * len(label)),
                     text(label, bx, by + 4),
-                    class_="badge",
+                    class_=f"badge mark-{numbered}",
                 )
             )
         extra: dict[str, str | int | None] = {"data_pit": None if store else i}
         if i in marks.legal:
             extra["data_move"] = i
-        if i in best_order:
-            extra["data_best"] = " ".join(map(str, best_order[i]))
+        if (i, "best") in order:
+            extra["data_best"] = " ".join(map(str, order[i, "best"]))
+        if i in drops:
+            extra["data_sown"] = " ".join(map(str, drops[i]))
         parts.append(
             el(
                 "g",
@@ -396,8 +441,13 @@ def _legend(marks: Marks) -> str:
         words.append("yellow: the last move's sowing")
         if marks.trace.captured:
             words.append("red: captured")
-    if marks.best:
+    elif marks.last:
+        words.append("yellow: the last move")
+    kinds = {m.kind for m in marks.marked}
+    if "best" in kinds:
         words.append("green: the best move (in order)")
+    if "hint" in kinds:
+        words.append("blue: a hint")
     return "; ".join(words)
 
 
@@ -408,11 +458,15 @@ def draw(
     to_move: int | None = None,
     over: bool = False,
     trace: Trace | None = None,
-    best: Sequence[int] = (),
+    last: Sequence[int] = (),
+    marks: Sequence[Mark] = (),
     heading: str | None = None,
     rule_set: str = rules.CLASSIC,
+    animate: bool = False,
 ) -> SVG:
-    """A picture of one position (see the module docstring for its classes)."""
+    """A picture of one position (see the module docstring for its classes): ``trace``
+    the last sowing, ``last`` the pits the last turn sowed, ``marks`` moves to mark;
+    ``animate`` lights the traced holes in the order the stones fell."""
     width, height = board_size(m)
     top = 24 + (26 if heading else 0)
     caption = caption_text(board, m, to_move, over)
@@ -421,29 +475,45 @@ def draw(
         if over or to_move is None
         else tuple(i for i in rules.pit_range(m, to_move) if board[i] > 0)
     )
-    marks = Marks(None if over else to_move, trace, tuple(best), caption, legal)
-    legend = _legend(marks)
+    shown = Marks(
+        None if over else to_move,
+        trace,
+        tuple(marks),
+        caption,
+        legal,
+        tuple(last),
+        animate and trace is not None,
+    )
+    legend = _legend(shown)
     total_h = top + height + 50 + (16 if legend else 0)
     width = max(width, text_width(heading or "", 15), text_width(legend, 11))
     body = [STONE_DEFS]
     body.append(el("rect", x=0, y=0, width=width + 2 * 12, height=total_h, class_="background"))
     if heading:
         body.append(text(heading, 12, 24, class_="heading"))
-    body += board_body(board, m, marks, 12, top)
+    body += board_body(board, m, shown, 12, top)
     if legend:
         body.append(text(legend, 12, top + height + 56, class_="legend"))
     label = heading or f"Kalah board, {caption}"
+    sowing: dict[str, str] = {}
+    if trace is not None:
+        sowing = {
+            "data_sown_from": " ".join(map(str, trace.sown_from)),
+            "data_path": " ".join(map(str, trace.passed)),
+            "data_captured": " ".join(map(str, trace.captured)),
+        }
     return document(
         width + 24,
         total_h,
         body,
         label=label,
         style=STYLE,
-        class_="kalah-board",
+        class_="kalah-board animate" if shown.animate else "kalah-board",
         data_game="kalah",
         data_pits=m,
         data_rules=rule_set,
         data_to_move="" if over or to_move is None else PLAYERS[to_move],
+        **sowing,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -10,6 +11,7 @@ import numpy as np
 from rich.table import Table
 from rich.text import Text
 
+from boardgames.core.capabilities import Mark, as_marks, deprecated_keyword
 from boardgames.core.protocol import GameError, State, quote
 from boardgames.core.svg import SVG
 from boardgames.nim import rules as nim_rules
@@ -242,28 +244,41 @@ class Nim:
         self,
         state: State,
         *,
+        last: int | None = None,
+        marks: Sequence[Mark] = (),
+        heading: str | None = None,
         binary: bool = False,
         hint: bool = False,
         move: int | None = None,
-        heading: str | None = None,
     ) -> SVG:
         """The position as an SVG picture (a ``str`` that shows itself in Jupyter): rows
-        of chips, the chips taken since the start faint. ``binary`` adds Bouton's table
-        (each row in binary, the ones of every column, odd columns red) and says whether
-        the position is safe; ``hint`` marks the chips of the first winning move, ``move``
-        (a protocol move) the chips that move takes. Classes and ``data-*`` attributes:
-        :mod:`boardgames.nim.svg`."""
+        of chips, the chips taken since the start faint, those ``last`` took ringed.
+        ``marks`` colour the chips each marked move would take. ``binary`` adds Bouton's
+        table (each row in binary, the ones of every column, odd columns red) and says
+        whether the position is safe. ``hint=True`` (a hint mark on the first winning
+        move) and ``move`` (a best mark) are old spellings. Classes and ``data-*``
+        attributes: :mod:`boardgames.nim.svg`."""
         rows = self.rows_of(state)
-        take = None
+        marks = as_marks(marks)
         if move is not None:
-            row, count = decode_move(move)
-            if not 0 <= row < len(rows) or not 1 <= count <= rows[row]:
-                raise GameError(f"illegal move {self.format_move(move)}")
-            take = (row, count)
-        elif hint:
+            deprecated_keyword("Nim", "move", 'marks=[Mark(move, "best")]')
+            marks += (Mark(move, "best"),)
+        if hint:
+            deprecated_keyword("Nim", "hint", 'marks=[Mark(move, "hint")]')
             winning = nim_rules.winning_moves(rows, self.misere)
-            if winning:
-                take = (winning[0].row, winning[0].take)
+            marks += tuple(Mark(encode_move(w.row, w.take), "hint") for w in winning[:1])
+        taking = []
+        for mark in marks:
+            row, count = decode_move(mark.moves[0])
+            if len(mark.moves) != 1 or not 0 <= row < len(rows) or not 1 <= count <= rows[row]:
+                raise GameError(f"cannot mark {mark.move}: not a legal move here")
+            taking.append((mark.kind, row, count))
+        gone = None
+        if last is not None:
+            row, count = decode_move(last)
+            if not 0 <= row < len(rows) or not 1 <= count <= self.rows[row] - rows[row]:
+                raise GameError(f"no move {self.format_move(last)} can have led here")
+            gone = (row, count)
         caption, cls = "", ""
         if not any(rows):
             caption = "No chips left: the game is over."
@@ -277,7 +292,8 @@ class Nim:
             rows,
             self.rows,
             binary=binary,
-            take=take,
+            marks=taking,
+            last=gone,
             to_move=self.to_move(state),
             heading=heading,
             caption=caption,

@@ -3,19 +3,31 @@ faint, optionally Bouton's binary table and the chips a winning move takes.
 
 Every row is a ``<g class="row" data-row="1" data-chips="3" data-start="3">`` (rows
 numbered from 1, as on screen); its chips are ``<circle class="chip">`` (``chip taken``
-for the ones gone, ``chip take`` for the ones a marked move takes). Every chip still on the
-board carries ``data-move``, the protocol move that takes it and every chip to its right
-(``row * MOVE_STRIDE + take``, row 0-based: the k-th chip from the right end takes k), which
-the web page makes clickable. The binary table, when
-drawn, is a ``<g class="binary">`` whose cells carry ``data-row``, ``data-bit`` and
-``data-value``, and whose column sums carry ``data-ones`` and ``odd`` or ``even``.
+for the ones gone, ``last-move`` too for those the last move took; ``chip take mark
+mark-<kind>`` for the ones a marked move takes). Every chip still on the board carries
+``data-move``, the protocol move that takes it and every chip to its right (``row *
+MOVE_STRIDE + take``, row 0-based: the k-th chip from the right end takes k), which the
+web page makes clickable; a row too long to draw chip by chip is a bar with one clickable
+``<rect class="slot">`` a chip. The binary table, when drawn, is a ``<g class="binary">``
+whose cells carry ``data-row``, ``data-bit`` and ``data-value``, and whose column sums
+carry ``data-ones`` and ``odd`` or ``even``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardgames.core.svg import FONT, SVG, document, el, text, title
+from boardgames.core.svg import (
+    FONT,
+    LAST_COLOUR,
+    SVG,
+    document,
+    el,
+    mark_style,
+    overlay,
+    text,
+    title,
+)
 
 CHIP_R = 11.0
 STEP = 27.0
@@ -35,8 +47,12 @@ svg {{ font-family: {FONT}; font-size: 13px; }}
 .chip {{ fill: #f4a259; stroke: #b5651d; stroke-width: 1.5; }}
 .chip.taken {{ fill: none; stroke: #c9c2b8; stroke-dasharray: 3 3; }}
 .chip.take {{ fill: #8fd694; stroke: #2f9e44; stroke-width: 2.5; }}
+{mark_style(".chip.mark-{kind}, .bar.mark-{kind} {{ fill: {colour}; fill-opacity: 0.55; }}")}
+.chip.last-move {{ stroke: {LAST_COLOUR}; stroke-width: 2.5; stroke-dasharray: none; }}
+.bar.last-move {{ fill: {LAST_COLOUR}; fill-opacity: 0.5; stroke: none; }}
 .bar {{ fill: #f4a259; stroke: #b5651d; }}
 .bar.taken {{ fill: #eee8df; stroke: #c9c2b8; }}
+.slot {{ fill: #fff; fill-opacity: 0; }}
 .binary .head {{ fill: #666; font-size: 11px; text-anchor: middle; }}
 .binary .bit {{ text-anchor: middle; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; }}
 .binary .bit.one {{ fill: #222; font-weight: 700; }}
@@ -58,7 +74,8 @@ def draw(
     start: Sequence[int],
     *,
     binary: bool = False,
-    take: tuple[int, int] | None = None,
+    marks: Sequence[tuple[str, int, int]] = (),
+    last: tuple[int, int] | None = None,
     to_move: int | None = None,
     heading: str | None = None,
     caption: str = "",
@@ -66,7 +83,8 @@ def draw(
 ) -> SVG:
     """A Nim position: ``rows`` the chips left, ``start`` the starting layout (the chips
     gone are drawn faint); ``binary`` adds the binary table with its column parities;
-    ``take = (row, count)`` (row 0-based) marks the chips a move takes."""
+    ``marks`` are ``(kind, row, count)`` (row 0-based): the chips a marked move takes;
+    ``last = (row, count)`` the chips the last move took."""
     rows = [int(r) for r in rows]
     start = [max(int(s), r) for s, r in zip(start, rows, strict=True)]
     widest = max([*start, 1])
@@ -85,19 +103,19 @@ def draw(
     y0 = top + head_h
     for i, (left_now, first) in enumerate(zip(rows, start, strict=True)):
         cy = y0 + ROW_H * i + ROW_H / 2
-        taking = take[1] if take is not None and take[0] == i else 0
+        taking = [(kind, count) for kind, row, count in marks if row == i]
+        gone = last[1] if last is not None and last[0] == i else 0
         parts = [
             title(f"row {i + 1}: {left_now} chip{'s' * (left_now != 1)} left of {first}"),
             text(i + 1, left - 14, cy + 5, class_="row-number"),
         ]
         if widest <= MAX_DRAWN:
             for k in range(first):
-                if k < left_now - taking:
-                    cls = "chip"
-                elif k < left_now:
-                    cls = "chip take"
+                if k < left_now:
+                    kinds = [f"mark-{kind}" for kind, n in taking if k >= left_now - n]
+                    cls = " ".join(["chip", *(["take", "mark"] if kinds else []), *kinds])
                 else:
-                    cls = "chip taken"
+                    cls = "chip taken" + (" last-move" if k < left_now + gone else "")
                 move = i * MOVE_STRIDE + left_now - k if k < left_now else None
                 parts.append(
                     el(
@@ -110,30 +128,7 @@ def draw(
                     )
                 )
         else:
-            scale = chips_w / widest
-            parts.append(
-                el(
-                    "rect",
-                    x=left,
-                    y=cy - 9,
-                    width=first * scale,
-                    height=18,
-                    rx=4,
-                    class_="bar taken",
-                )
-            )
-            if left_now:
-                parts.append(
-                    el(
-                        "rect",
-                        x=left,
-                        y=cy - 9,
-                        width=left_now * scale,
-                        height=18,
-                        rx=4,
-                        class_="bar",
-                    )
-                )
+            parts += _bar_row(i, left_now, first, taking, gone, left, cy, chips_w / widest)
         parts.append(text(left_now, left + chips_w + 14, cy + 5, class_="count"))
         body.append(
             el("g", *parts, class_="row", data_row=i + 1, data_chips=left_now, data_start=first)
@@ -153,6 +148,32 @@ def draw(
         data_rows=len(rows),
         data_to_move="" if to_move is None else to_move,
     )
+
+
+def _bar_row(
+    i: int,
+    left_now: int,
+    first: int,
+    taking: list[tuple[str, int]],
+    gone: int,
+    x0: float,
+    cy: float,
+    scale: float,
+) -> list[str]:
+    """A row too long for chips: bars, one clickable slot a chip left, the marks over."""
+
+    def bar(lo: int, n: int, cls: str) -> str:
+        x, w = x0 + lo * scale, n * scale
+        return overlay("rect", x=x, y=cy - 9, width=w, height=18, rx=4, class_=cls)
+
+    parts = [bar(0, first, "bar taken")] + ([bar(0, left_now, "bar")] if left_now else [])
+    for k in range(left_now):
+        move = i * MOVE_STRIDE + left_now - k
+        x = x0 + k * scale
+        parts.append(el("rect", x=x, y=cy - 9, width=scale, height=18, class_="slot",
+                        data_move=move))  # fmt: skip
+    parts += [bar(left_now - n, n, f"bar take mark mark-{kind}") for kind, n in taking]
+    return parts + ([bar(left_now, gone, "bar last-move")] if gone else [])
 
 
 def _binary(rows: Sequence[int], bits: int, x0: float, top: float, y0: float, col_w: float) -> str:

@@ -1,4 +1,5 @@
-"""The command line's pictures: ``kalah analyse --svg``, ``kalah replay --svg`` (an
+"""The command line's pictures: ``analyse GAME --svg`` and ``kalah analyse --svg``,
+``kalah replay --svg`` (an
 animation, one frame per move), ``kalah review --plot`` (the evaluation graph),
 ``queens solve --format svg`` and ``compare kalah --plot x.svg``; a bad or unwritable
 path is one line and the right exit status, and no picture is half written."""
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from boardgames.cli import cli
+from boardgames.core.registry import two_player
 from boardgames.kalah.record import read_record, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +71,42 @@ def test_analyse_of_a_finished_game_still_draws_it(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     root = ET.parse(out).getroot()
     assert root.get("data-to-move") == "" and not classed(root, "best")
+
+
+# --- analyse GAME --svg (any game) ----------------------------------------------------------
+
+POSITIONS = {"connect4": "4453", "kalah": "", "nim": "3 4 5"}
+
+
+@pytest.mark.parametrize("name", [n for n in POSITIONS if n in two_player()])
+def test_generic_analyse_marks_the_best_move(name: str, tmp_path: Path) -> None:
+    out = tmp_path / "best.svg"
+    result = run("analyse", name, POSITIONS[name], "--depth", "2", "--svg", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    game = two_player()[name].make()
+    state = game.parse_position(POSITIONS[name])
+    best = game.parse_move(json.loads(result.stdout)["move"], state)
+    root = ET.parse(out).getroot()
+    marked = [e for e in classed(root, "mark-best") if "badge" not in e.get("class")]
+    if name == "connect4":
+        assert [e.get("data-col") for e in marked] == [str(best + 1)]
+    elif name == "kalah":
+        assert [e.get("data-hole") for e in marked] == [str(best)]
+    else:  # the chips the move takes
+        row, take = divmod(best, 1 << 16)
+        chips = classed(classed(root, "row")[row], "mark-best")
+        assert len(chips) == len(marked) == take
+
+
+def test_generic_analyse_draws_a_finished_game_with_its_line(tmp_path: Path) -> None:
+    if "connect4" not in two_player():
+        pytest.skip("Connect Four is not installed")
+    out = tmp_path / "won.svg"
+    result = run("analyse", "connect4", "1212121", "--svg", str(out))
+    assert result.exit_code == 0, result.output
+    root = ET.parse(out).getroot()
+    cells = {(e.get("data-col"), e.get("data-row")) for e in classed(root, "mark-win")}
+    assert cells == {("1", "1"), ("1", "2"), ("1", "3"), ("1", "4")}
 
 
 # --- kalah replay --svg ------------------------------------------------------------------------

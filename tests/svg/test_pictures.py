@@ -11,11 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardgames.queens
+from boardgames.connect4.game import ConnectFour
+from boardgames.core.capabilities import Mark
 from boardgames.core.protocol import GameError
 from boardgames.core.svg import SVG, EvalPoint, el, escape, evaluation_graph
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.svg import trace_move
 from boardgames.nim.game import Nim, encode_move
+from boardgames.nim.rules import winning_moves
 from boardgames.queens.solve import Solution, is_solution, solutions
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -61,7 +64,7 @@ def test_kalah_pictures_hold_the_position(rules: str, pits: int, seeds: int) -> 
     rng = random.Random(pits * 100 + seeds + len(rules))
     seen = 0
     for before, move, after in random_positions(game, rng, 8):
-        root = parse(game.svg(after, before=before, move=move))
+        root = parse(game.svg(after, before=before, last=move))
         holes = {int(g.get("data-hole")): g for g in groups(root, "hole")}
         assert sorted(holes) == list(range(game.size))
         assert [int(holes[i].get("data-count")) for i in range(game.size)] == game.board(after)
@@ -75,7 +78,11 @@ def test_kalah_pictures_hold_the_position(rules: str, pits: int, seeds: int) -> 
         # the last sowing: it started in the move's pits, ended where its last stone fell
         started = {i for i, g in holes.items() if "start" in g.get("class").split()}
         assert started >= set(move)
+        assert {int(g.get("data-hole")) for g in groups(root, "last-move")} == set(move)
         assert len(groups(root, "last")) == 1
+        path = [int(h) for h in root.get("data-path").split()]
+        dropped = {i: [int(k) for k in g.get("data-sown", "").split()] for i, g in holes.items()}
+        assert [i for k in range(1, len(path) + 1) for i in dropped if k in dropped[i]] == path
         seen += 1
     assert seen >= 8
 
@@ -108,7 +115,7 @@ def test_kalah_capture_of_the_worked_example_is_marked() -> None:
     for pits in ([0, 1], [7]):
         s = game.play_compound(s, pits)
     after = game.play_compound(s, [0])
-    root = parse(game.svg(after, before=s, move=[0]))
+    root = parse(game.svg(after, before=s, last=[0]))
     captured = sorted(int(g.get("data-hole")) for g in groups(root, "captured"))
     assert captured == [1, 11]
     assert [int(g.get("data-hole")) for g in groups(root, "last")] == [1]
@@ -116,18 +123,38 @@ def test_kalah_capture_of_the_worked_example_is_marked() -> None:
 
 def test_kalah_best_move_is_numbered_in_order() -> None:
     game = Kalah()
-    root = parse(game.svg(game.initial_state(), best=[2, 5]))
+    root = parse(game.svg(game.initial_state(), marks=[Mark((2, 5), "best"), Mark(4, "hint")]))
     best = {int(g.get("data-hole")): g.get("data-best") for g in groups(root, "best")}
     assert best == {2: "1", 5: "2"}
+    assert [g.get("data-hole") for g in groups(root, "mark-hint")] == ["4", None]  # and badge
+    assert {b.get("class") for b in groups(root, "badge")} == {"badge mark-best", "badge mark-hint"}
 
 
 def test_kalah_svg_refuses_a_move_that_does_not_lead_there() -> None:
     game = Kalah()
     start = game.initial_state()
     with pytest.raises(GameError, match="does not lead"):
-        game.svg(start, before=start, move=[2])
-    with pytest.raises(GameError, match="both"):
-        game.svg(start, move=[2])
+        game.svg(start, before=start, last=[2])
+    with pytest.raises(GameError, match="give last"):
+        game.svg(start, before=start)
+    with pytest.raises(GameError, match="not pits"):
+        game.svg(start, last=6)
+    with pytest.raises(GameError, match="not pits"):
+        game.svg(start, marks=[Mark(13, "best")])
+
+
+def test_kalah_last_turn_without_before_and_the_animation() -> None:
+    game = Kalah()
+    start = game.initial_state()
+    after = game.play_compound(start, [0, 1])  # an extra turn, then a second sowing
+    root = parse(game.svg(after, last=[0, 1]))
+    assert [int(g.get("data-hole")) for g in groups(root, "last-move")] == [0, 1]
+    assert not groups(root, "sown") and root.get("data-path") is None
+    root = parse(game.svg(after, last=(0, 1), before=start, animate=True))
+    assert root.get("data-sown-from") == "0 1"
+    assert "animate" in root.get("class").split()
+    rings = [r for g in groups(root, "sown") for r in g if "ring" in r.get("class", "")]
+    assert rings and all("animation-delay" in r.get("style") for r in rings)
 
 
 def test_kalah_render_shows_itself_with_its_text_unchanged() -> None:
@@ -154,7 +181,8 @@ def test_nim_pictures_hold_the_rows(case) -> None:
     start, left, binary = case
     game = Nim(tuple(start), max_chips=50)
     state = game.state_from_rows(left)
-    root = parse(game.svg(state, binary=binary, hint=True))
+    hints = [Mark(encode_move(w.row, w.take), "hint") for w in winning_moves(left)[:1]]
+    root = parse(game.svg(state, binary=binary, marks=hints))
     rows = groups(root, "row")
     assert [int(r.get("data-row")) for r in rows] == list(range(1, len(start) + 1))
     assert [int(r.get("data-chips")) for r in rows] == list(left)
@@ -164,6 +192,10 @@ def test_nim_pictures_hold_the_rows(case) -> None:
             kept = [c for c in r if c.get("class", "").startswith("chip")]
             on_board = [c for c in kept if "taken" not in c.get("class").split()]
             assert len(on_board) == n
+    marked = sorted(int(e.get("data-move")) for e in root.iter() if e.get("data-move"))
+    assert marked == game.legal_moves(state)  # a bar too: one slot a chip
+    hinted = groups(root, "mark-hint")
+    assert bool(hinted) == bool(hints) and all("take" in c.get("class").split() for c in hinted)
     if binary:
         bits = {
             (int(c.get("data-row")), int(c.get("data-bit"))): int(c.get("data-value"))
@@ -177,13 +209,41 @@ def test_nim_pictures_hold_the_rows(case) -> None:
             assert int(column.get("data-ones")) == sum((n >> bit) & 1 for n in left)
 
 
-def test_nim_marks_the_chips_of_a_move() -> None:
+def test_nim_marks_the_chips_of_a_move_and_the_last_one() -> None:
     game = Nim((3, 4, 5))
-    root = parse(game.svg(game.initial_state(), move=encode_move(1, 3)))
+    root = parse(game.svg(game.initial_state(), marks=[Mark(encode_move(1, 3), "best")]))
     row2 = groups(root, "row")[1]
-    assert sum("take" in c.get("class", "").split() for c in row2) == 3
+    assert sum("mark-best" in c.get("class", "").split() for c in row2) == 3
     with pytest.raises(GameError):
-        game.svg(game.initial_state(), move=encode_move(0, 4))
+        game.svg(game.initial_state(), marks=[Mark(encode_move(0, 4), "best")])
+    state = game.state_from_rows((3, 1, 5))
+    root = parse(game.svg(state, last=encode_move(1, 2)))
+    gone = groups(root, "last-move")
+    assert len(gone) == 2 and all("taken" in c.get("class").split() for c in gone)
+    with pytest.raises(GameError):
+        game.svg(state, last=encode_move(1, 4))  # only 3 chips have left row 2
+
+
+def test_the_old_keywords_still_work_and_say_so() -> None:
+    """The web page's and the games' own commands may still call the old spellings."""
+    kalah, start = Kalah(), Kalah().initial_state()
+    after = kalah.play_compound(start, [2])
+    nim = Nim((3, 4, 5))
+    c4 = ConnectFour()
+    pos = c4.parse_position("4453")
+    for old, new in (
+        (lambda: kalah.svg(after, before=start, move=2, best=[9]),
+         lambda: kalah.svg(after, before=start, last=2, marks=[Mark(9, "best")])),
+        (lambda: nim.svg(nim.initial_state(), move=encode_move(1, 3)),
+         lambda: nim.svg(nim.initial_state(), marks=[Mark(encode_move(1, 3), "best")])),
+        (lambda: nim.svg(nim.initial_state(), hint=True, binary=True),
+         lambda: nim.svg(nim.initial_state(), marks=[Mark(encode_move(0, 2), "hint")],
+                         binary=True)),
+        (lambda: c4.svg(pos, move=2, best=4),
+         lambda: c4.svg(pos, last=2, marks=[Mark(4, "best")])),
+    ):  # fmt: skip
+        with pytest.warns(DeprecationWarning, match="deprecated"):
+            assert old() == new()
 
 
 def test_nim_render_shows_itself() -> None:

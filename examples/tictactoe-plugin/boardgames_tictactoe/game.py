@@ -9,13 +9,15 @@ A move is the cell index 0..8, written 1..9 for people.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from rich.text import Text
 
+from boardgames.core.capabilities import Mark
 from boardgames.core.protocol import GameError, State, quote
-from boardgames.core.svg import SVG, document, el
+from boardgames.core.svg import SVG, document, el, overlay
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = " XO"
@@ -23,7 +25,8 @@ CELL = 60
 STYLE = (
     ".cell{fill:#f8f8f4;stroke:#333;stroke-width:2}.cell[data-move]{cursor:pointer}"
     ".cell[data-move]:hover{fill:#e4ecf7}.x{stroke:#c0392b;stroke-width:6}"
-    ".o{fill:none;stroke:#2460a7;stroke-width:6}"
+    ".o{fill:none;stroke:#2460a7;stroke-width:6}.last-move,.mark{fill:none;stroke-width:4}"
+    ".last-move{stroke:#ffb703}.mark-best,.mark-hint{stroke:#2dc653}.mark-win{stroke:#e03131}"
 )
 
 
@@ -111,7 +114,15 @@ class TicTacToe:
         return grid
 
     # --- Drawing: every legal move is an element with data-move ---------------------------
-    def svg(self, state: State) -> SVG:
+    def svg(
+        self,
+        state: State,
+        *,
+        last: int | None = None,
+        marks: Sequence[Mark] = (),
+        heading: str | None = None,
+    ) -> SVG:
+        """The grid; ``last`` and each mark's cell get a frame that clicks go through."""
         legal = set(self.legal_moves(state))
         body = []
         for k in range(9):
@@ -126,9 +137,15 @@ class TicTacToe:
                 body.append(el("line", x1=x + b, y1=y + a, x2=x + a, y2=y + b, class_="x"))
             elif mark == 2:
                 body.append(el("circle", cx=x + CELL // 2, cy=y + CELL // 2, r=18, class_="o"))
+        frames = [(last, "last-move")] if last is not None else []
+        for cell, cls in frames + [(c, f"mark mark-{m.kind}") for m in marks for c in m.moves]:
+            x, y = (cell % 3) * CELL + 4, (cell // 3) * CELL + 4
+            body.append(overlay("rect", x=x, y=y, width=CELL - 8, height=CELL - 8, class_=cls))
         mover = MARKS[int(state[9]) + 1]
         label = f"Tic-tac-toe, {mover} to move" if legal else "Tic-tac-toe, game over"
-        return document(3 * CELL, 3 * CELL, body, label=label, style=STYLE, class_="tictactoe")
+        return document(
+            3 * CELL, 3 * CELL, body, label=heading or label, style=STYLE, class_="tictactoe"
+        )
 
     # --- ActionCodec: action id = cell index, whoever moves -------------------------------
     @property
