@@ -6,21 +6,23 @@ Importing this package is cheap: it imports neither PettingZoo nor Gymnasium nor
 OpenSpiel. The modules do, when used:
 
 - :func:`make` (:mod:`boardgames.envs.aec`): any game's PettingZoo AEC environment,
-  ``make("nim", rows=(1, 2, 3))``, its options the game's plugin options;
-- :mod:`boardgames.envs.single`: Gymnasium environments, the learner against a program or
-  a random player, ids ``boardgames/<Name>-v0`` (``Kalah-v0``, ``Nim-v0``, ...);
+  ``make("nim", rows=(1, 2, 3))``;
+- :mod:`boardgames.envs.single`: Gymnasium environments, the learner against any player
+  of the game (:func:`boardgames.core.players.find_player`), ids ``boardgames/<Name>-v0``
+  (``Kalah-v0``, ``Nim-v0``, ...);
 - :mod:`boardgames.envs.spiel`: the OpenSpiel games ``python_boardgames_<name>``,
   registered with ``pyspiel.register_game`` on import;
 - :mod:`boardgames.envs.kalah_v0`, :mod:`boardgames.envs.nim_v0`: Kalah's and Nim's AEC
-  environments with their options from before the registry (``env()``, ``raw_env``);
+  environments under their old names (``env()``, ``raw_env``);
 - :mod:`boardgames.envs.labels`: a Gymnasium wrapper that reports each move's loss
   against perfect play in ``info``, for a game with exact labels (Kalah).
 
-What a game adds of its own (Kalah's and Nim's options from before the registry, their
-opponents, pictures and labels) lives in the game, in the module its plugin names in
-``envs`` (``boardgames.kalah.envs``, ``boardgames.nim.envs``); the hooks such a module may
-define are listed in :mod:`boardgames.envs.games`. ``require`` and the Gymnasium
-registration are in :mod:`boardgames.envs.libs`.
+Every one takes the same options: the game's plugin options, ``reward``, ``opening`` and
+the adapter's own (:func:`boardgames.envs.games.setup`). What a game adds of its own (its
+picture, random positions, exact labels, its reward and opponent by default) is an
+:class:`boardgames.envs.games.EnvExtras` that its plugin names in ``envs``
+(``boardgames.kalah.envs:ENVS``). ``require`` and the Gymnasium registration are in
+:mod:`boardgames.envs.libs`.
 
 Gymnasium 1.x has no plugin discovery (its entry-point group went in 1.0), so the ids are
 registered by importing Python code: ``import gymnasium`` and then ``import

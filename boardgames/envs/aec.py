@@ -5,21 +5,22 @@ as PettingZoo wraps its classic games: an illegal action ends the game with the 
 reward for the mover (``TerminateIllegalWrapper``), and :class:`CheckedOrder` enforces the
 AEC call order and refuses, with a one-line ``ValueError``, an action that is not an
 integer id of the action space, an action for an agent whose game is over, and a step
-after the end (it says to reset). ``options`` are the game's plugin options plus
-``opening`` (random moves at each reset, drawn from the reset's seed) and
+after the end (it says to reset). ``options`` are the game's plugin options, ``reward``
+(the game's default: Kalah ``margin``, the final margin in stones; else ``result``,
++1/0/-1), ``opening`` (random moves at each reset, drawn from the reset's seed) and
 ``render_mode`` (``ansi``: the board as text; ``rgb_array``: an H x W x 3 uint8 picture;
-``human``: the text printed).
+``human``: the text printed): :func:`boardgames.envs.games.setup`.
 
 Agents ``player_0`` (moves first) and ``player_1``; the same agent acts again after an
 extra turn. ``observe(agent)`` gives ``{"observation": the game's observation for the
 agent, "action_mask": int8}`` (all 0 unless it is the agent's turn). Rewards come at the
-end, zero-sum: +1/0/-1 (Kalah's ``kalah_v0``: the margin). ``state()`` is the toolkit's
-own state array. An environment pickles and deep-copies mid-game, and the copy plays on.
-There is no ``parallel_env``: the games are turn-based.
+end, zero-sum. ``state()`` is the toolkit's own state array. An environment pickles and
+deep-copies mid-game, and the copy plays on. There is no ``parallel_env``: the games are
+turn-based.
 
 :func:`own_env` makes the ``env`` and ``raw_env`` of a module ``boardgames.envs.<name>_v0``
-(``kalah_v0``, ``nim_v0``): game ``<name>`` with the options of its extras' ``setup`` hook
-(:mod:`boardgames.envs.games`), the module finding the game by its own name.
+(``kalah_v0``, ``nim_v0``): game ``<name>`` with the same options, the module finding the
+game by its own name.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from boardgames.envs.games import PLAYERS, Setup, action_id, check_choice, own_setup, setup
+from boardgames.envs.games import PLAYERS, Setup, action_id, check_choice, setup
 from boardgames.envs.libs import register_gymnasium, require
 
 require("pettingzoo")
@@ -47,8 +48,8 @@ INT64 = np.iinfo(np.int64)
 class GameAEC(AECEnv):  # type: ignore[misc]
     """A two-player game as an AEC environment; rewards at the end of the game only.
 
-    ``game``: a registered game's name (``options`` are then its plugin's options) or a
-    ready :class:`~boardgames.envs.games.Setup`.
+    ``game``: a registered game's name with its ``options``
+    (:func:`~boardgames.envs.games.setup`) or a ready :class:`~boardgames.envs.games.Setup`.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's class attribute)
@@ -62,17 +63,16 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         self,
         game: str | Setup,
         *,
-        opening: int = 0,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
         if isinstance(game, Setup):
-            if options or opening:
+            if options:
                 raise ValueError("give a Setup or a game name with options, not both")
             self.setup = game
         else:
-            self.setup = setup(game, options, opening=opening)
+            self.setup = setup(game, options, adapter=("render_mode",))
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
@@ -205,28 +205,28 @@ def make(name: str, **options: Any) -> AECEnv:
     return wrap(GameAEC(name, **options))
 
 
-class OwnOptionsAEC(GameAEC):
-    """A game with its own options (its extras' ``setup`` hook); :func:`own_env` makes one
-    subclass a game, naming it in ``game_name``."""
+class NamedAEC(GameAEC):
+    """The environment of one game, named in ``game_name`` (:func:`own_env` makes one
+    subclass a game), taking the same options as :func:`make`."""
 
     game_name: ClassVar[str]
 
     def __init__(self, render_mode: str | None = None, **options: Any) -> None:
-        super().__init__(own_setup(self.game_name, options), render_mode=render_mode)
+        super().__init__(self.game_name, render_mode=render_mode, **options)
 
 
-def own_env(module: str) -> tuple[Callable[..., AECEnv], type[OwnOptionsAEC]]:
+def own_env(module: str) -> tuple[Callable[..., AECEnv], type[NamedAEC]]:
     """``env`` and ``raw_env`` of the module ``boardgames.envs.<name>_v0``: ``raw_env`` is
-    game ``<name>`` with its own options (a class of that module, so that it pickles), and
-    ``env(**options)`` is ``raw_env`` wrapped as every game's environment is."""
+    game ``<name>`` (a class of that module, so that it pickles), and ``env(**options)``
+    is ``raw_env`` wrapped as every game's environment is."""
     name = module.rpartition(".")[2].removesuffix("_v0")
     attributes = {
         "game_name": name,
         "__module__": module,
-        "__doc__": f"{name} for two learning agents with its own options ({module}).",
+        "__doc__": f"{name} for two learning agents ({module}).",
         "metadata": {**GameAEC.metadata, "name": f"{name}_v0"},
     }
-    raw = cast("type[OwnOptionsAEC]", type("raw_env", (OwnOptionsAEC,), attributes))
+    raw = cast("type[NamedAEC]", type("raw_env", (NamedAEC,), attributes))
 
     def env(**options: Any) -> AECEnv:
         return wrap(raw(**options))

@@ -1,6 +1,6 @@
 """The pictures of ``render_mode="rgb_array"``: ``H x W x 3`` uint8 arrays drawn with numpy
 only. :func:`grid_rgb` draws any game (the cells of ``player_0``'s observation); a game
-draws its own board with its extras' ``rgb`` hook (:mod:`boardgames.envs.games`), using
+draws its own board with its extras' ``rgb`` (:class:`boardgames.envs.games.EnvExtras`), using
 :func:`draw_number` and the colours here.
 
 This module imports nothing of :mod:`boardgames.envs` and no game.

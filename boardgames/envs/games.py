@@ -1,47 +1,31 @@
 """Any registered game as the environments see it, free of PettingZoo, Gymnasium and
-OpenSpiel: a :class:`Setup` (the game with its action codec, the reward, the opening),
-checking options and actions (one-line ``ValueError``), final rewards and the board as text.
+OpenSpiel: a :class:`Setup` (the game with its action codec, the reward, the opening)
+made from one option set, checking options and actions (one-line ``ValueError``), final
+rewards and the board as text.
 
 The PettingZoo (:mod:`~boardgames.envs.aec`), Gymnasium (:mod:`~boardgames.envs.single`)
 and OpenSpiel (:mod:`~boardgames.envs.spiel`) adapters are written once over a
 :class:`Setup`; a game reaches them by offering the ``actions`` capability
 (:class:`boardgames.core.capabilities.ActionCodec`) and registering its plugin.
 
-**A game's extras.** A plugin may name, in its ``envs`` field, a module of the game with
-what the adapters ask a game for beyond its rules. Every name is optional, and the module
-imports no learning library (each adapter reads it, with only its own library loaded):
+**Options.** Every environment of a game takes the same options (:func:`setup`): the
+game's plugin options (:class:`boardgames.core.registry.Option`, each checked by its
+``convert``), the options every environment has (:func:`env_options`: ``reward``,
+``opening``), and the adapter's own (``render_mode``; Gymnasium's ``opponent``,
+``learner``, ``depth`` and ``start``).
 
-- ``rgb(game, state) -> RGB``: the game's picture for ``render_mode="rgb_array"`` (else
-  :func:`~boardgames.envs.boards.grid_rgb`);
-- ``setup(**options) -> Setup``: the game's own environment options, one-line
-  ``ValueError`` when bad. The module ``boardgames.envs.<name>_v0`` (when the package
-  has one), the Gymnasium id ``boardgames/<Name>-v0`` and the OpenSpiel game
-  ``python_boardgames_<name>`` take them instead of the plugin's options (Kalah and Nim
-  keep theirs from before the registry this way); :func:`boardgames.envs.make` always
-  takes the plugin's;
-- ``SPIEL_PARAMETERS``: the defaults (int, bool or str) of the OpenSpiel parameters,
-  passed to ``setup``;
-- ``OPPONENT``: the Gymnasium opponent by default (else ``program``);
-- ``opponent(spec, depth) -> Opponent | None``: the game's own Gymnasium opponents (an
-  :class:`Opponent`); None for the generic ones, :data:`OPPONENTS`; a one-line
-  ``ValueError`` for a spec it refuses;
-- ``random_state(game, rng, mover) -> State``: a random position with ``mover`` to move,
-  for the Gymnasium option ``start="random"``;
-- ``labeller(game) -> Labeller``: exact labels of positions, for
-  :class:`~boardgames.envs.labels.PerfectPlayLoss`.
+**A game's extras.** A plugin may name in its ``envs`` field an :class:`EnvExtras`
+(``"package.module:ENVS"``): what the adapters ask a game for beyond its rules. The
+adapters read it in one place, :func:`extras`; a game without one gets the defaults.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
-import inspect
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -49,25 +33,91 @@ from rich.console import Console
 
 from boardgames.core.capabilities import capabilities, legal_mask, require
 from boardgames.core.protocol import State
-from boardgames.core.registry import GAME, plugin, two_player
+from boardgames.core.registry import GAME, Option, load, plugin, two_player
 from boardgames.envs.boards import RGB, grid_rgb
 
 PLAYERS = ("player_0", "player_1")
 """Agent names: ``player_0`` moves first (Kalah's A), ``player_1`` second."""
 REWARDS = ("margin", "result")
 """``margin``: the final margin (Kalah: in stones); ``result``: +1 win, 0 draw, -1 loss."""
-OPPONENTS = ("program", "random")
-"""The Gymnasium opponents every game has (a game's ``opponent`` hook adds its own)."""
+PROGRAM = "program"
+"""The Gymnasium opponent ``program``: the player ``depth=N`` (N the ``depth`` option)."""
 MAX_OPENING = 200
 DEFAULT_MAX_GAME_LENGTH = 10_000
 """OpenSpiel's bound on a game's length for a game that declares none
 (``max_game_length``); a longer game stops with an error rather than break the bound."""
 
 
-class Opponent(Protocol):
-    """A Gymnasium opponent: its next moves (protocol moves, played in order) in ``state``."""
+@dataclass(frozen=True)
+class EnvExtras:
+    """What the environments ask a game for beyond its rules; every field is optional.
 
-    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]: ...
+    - ``rgb(game, state) -> RGB``: the picture of ``render_mode="rgb_array"`` (else
+      :func:`~boardgames.envs.boards.grid_rgb`);
+    - ``random_state(game, rng, mover) -> State``: a random position with ``mover`` to
+      move, for the Gymnasium option ``start="random"``;
+    - ``labeller(game) -> Labeller``: exact labels, for
+      :class:`~boardgames.envs.labels.PerfectPlayLoss`;
+    - ``max_margin(game) -> int``: the largest final margin; a game without it has only
+      ``reward="result"``;
+    - ``max_game_length(game) -> int``: a proven bound on a game's moves (OpenSpiel needs
+      one); else the game's ``max_game_length`` attribute, else
+      :data:`DEFAULT_MAX_GAME_LENGTH`;
+    - ``default_reward``: ``result``, or ``margin`` for a game with ``max_margin``;
+    - ``default_opponent``: the Gymnasium opponent when none is given, a player name
+      (:func:`boardgames.core.players.find_player`) or :data:`PROGRAM`.
+
+    The object and its module import no learning library.
+    """
+
+    rgb: Callable[[Any, State], RGB] | None = None
+    random_state: Callable[[Any, np.random.Generator, int], State] | None = None
+    labeller: Callable[[Any], Any] | None = None
+    max_margin: Callable[[Any], int] | None = None
+    max_game_length: Callable[[Any], int] | None = None
+    default_reward: str = "result"
+    default_opponent: str = PROGRAM
+
+    def __post_init__(self) -> None:
+        if self.default_reward not in self.rewards:
+            raise ValueError(f"default_reward must be one of {', '.join(self.rewards)}")
+
+    @property
+    def rewards(self) -> tuple[str, ...]:
+        """The rewards the game offers: ``margin`` only with a ``max_margin``."""
+        return REWARDS if self.max_margin is not None else ("result",)
+
+
+NO_EXTRAS = EnvExtras()
+
+
+def extras(name: str) -> EnvExtras:
+    """Game ``name``'s :class:`EnvExtras` (its plugin's ``envs``), else the defaults."""
+    try:
+        path = plugin(name).envs
+    except LookupError:
+        return NO_EXTRAS
+    if path is None:
+        return NO_EXTRAS
+    found = load(path)
+    if not isinstance(found, EnvExtras):
+        raise TypeError(f"{name}'s plugin field envs names {path}, which is not an EnvExtras")
+    return found
+
+
+def env_options(own: EnvExtras) -> tuple[Option, ...]:
+    """The options every environment of a game with extras ``own`` takes beyond the
+    game's plugin options."""
+    return (
+        Option(
+            "reward",
+            "choice",
+            own.default_reward,
+            "margin: the final margin; result: +1 win, 0 draw, -1 loss",
+            choices=own.rewards,
+        ),
+        Option("opening", "int", 0, "random moves played at each reset", 0, MAX_OPENING),
+    )
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
@@ -141,9 +191,8 @@ class Setup:
     ``reward``: ``result`` (+1/0/-1) or ``margin`` (the game's final margin, which lies in
     ``-max_margin..max_margin``). ``opening``: random moves played at each reset.
     ``max_game_length``: a proven bound on a game's moves (OpenSpiel needs one).
-    ``draw``: the game's own picture of a state, else
-    :func:`~boardgames.envs.boards.grid_rgb` (:func:`setup` and :func:`own_setup` fill it
-    from the game's ``rgb`` hook).
+    ``draw``: the game's own picture of a state (its extras' ``rgb``), else
+    :func:`~boardgames.envs.boards.grid_rgb`.
     """
 
     game: Any
@@ -196,71 +245,52 @@ class Setup:
         return self.draw(state) if self.draw is not None else grid_rgb(self.game, state)
 
 
-def setup(name: str, options: dict[str, Any], *, opening: int = 0) -> Setup:
-    """The :class:`Setup` of registered game ``name`` with its plugin's ``options`` (each
-    checked by its :class:`~boardgames.core.registry.Option`): one-line errors for an
-    unknown game or option, a bad value, a puzzle, or a game without action ids."""
+def plain(value: Any) -> Any:
+    """A numpy scalar or array as the Python value an :class:`Option` reads."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def setup(name: str, options: Mapping[str, Any], adapter: Sequence[str] = ()) -> Setup:
+    """The :class:`Setup` of registered game ``name`` from ``options``: its plugin's
+    options and :func:`env_options`, each checked by its ``Option.convert``. One-line
+    errors for an unknown game or option (listing the allowed ones, with the names of the
+    ``adapter``'s own keywords), a bad value, a puzzle, or a game without action ids."""
     spec = plugin(name)
     if spec.kind != GAME:
         raise ValueError(f"{name} is a {spec.kind}, not a two-player game: it has no environment")
-    game = spec.make(**options)
+    own = extras(name)
+    general = {o.name: o for o in env_options(own)}
+    values = {key: plain(value) for key, value in options.items()}
+    mine = [o.name for o in spec.options]
+    unknown = sorted(set(values) - set(mine) - set(general))
+    if unknown:
+        allowed = ", ".join([*mine, *general, *adapter])
+        raise ValueError(f"{name} has no option {unknown[0]!r}; its options: {allowed}")
+    chosen = {
+        key: o.default if values.get(key) is None else o.convert(values[key])
+        for key, o in general.items()
+    }
+    game = spec.make(**{key: value for key, value in values.items() if key in mine})
     require(game, "actions", "a learning environment")
-    board = Setup(
+    return Setup(
         game,
-        opening=check_int("opening", opening, 0, MAX_OPENING),
-        max_game_length=getattr(game, "max_game_length", None),
+        reward=chosen["reward"],
+        max_margin=1 if own.max_margin is None else own.max_margin(game),
+        opening=chosen["opening"],
+        max_game_length=(
+            getattr(game, "max_game_length", None)
+            if own.max_game_length is None
+            else own.max_game_length(game)
+        ),
+        draw=None if own.rgb is None else partial(own.rgb, game),
     )
-    return with_picture(board)
 
 
-def own_setup(name: str, options: dict[str, Any]) -> Setup:
-    """The :class:`Setup` of registered game ``name`` from the options its ``<name>_v0``
-    module, Gymnasium id and OpenSpiel game take: those of its extras' ``setup`` hook (an
-    unknown one is a one-line ValueError listing them) when it has one, else the plugin's
-    options and ``opening`` (:func:`setup`)."""
-    own = hook(name, "setup")
-    if own is None:
-        rest = dict(options)
-        return setup(name, rest, opening=rest.pop("opening", 0))
-    params = inspect.signature(own).parameters
-    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        unknown = sorted(set(options) - set(params))
-        if unknown:
-            known = ", ".join(params) or "none"
-            raise ValueError(f"{name} has no option {unknown[0]!r}; its options: {known}")
-    board = own(**options)
-    if not isinstance(board, Setup):
-        raise TypeError(f"{name}'s setup hook returned {type(board).__name__}, not a Setup")
-    return with_picture(board)
-
-
-def with_picture(board: Setup) -> Setup:
-    """``board`` drawn by its game's ``rgb`` hook when it has one and no ``draw`` yet."""
-    if board.draw is not None:
-        return board
-    rgb = hook(board.name, "rgb")
-    return board if rgb is None else dataclasses.replace(board, draw=partial(rgb, board.game))
-
-
-def extras(name: str) -> ModuleType | None:
-    """The module of game ``name``'s environment extras (its plugin's ``envs``), or None
-    when it has none or ``name`` is not registered (module docstring)."""
-    try:
-        path = plugin(name).envs
-    except LookupError:
-        return None
-    return None if path is None else importlib.import_module(path)
-
-
-def hook(name: str, attr: str) -> Any:
-    """``attr`` of game ``name``'s extras (module docstring), or None."""
-    module = extras(name)
-    return None if module is None else getattr(module, attr, None)
-
-
-def games_with(attr: str) -> list[str]:
-    """The games with action ids whose extras define ``attr``."""
-    return [name for name in games_with_actions() if hook(name, attr) is not None]
+def games_with(field: str) -> list[str]:
+    """The games with action ids whose extras set ``field`` (``labeller``, ...)."""
+    return [name for name in games_with_actions() if getattr(extras(name), field) is not None]
 
 
 def games_with_actions() -> list[str]:

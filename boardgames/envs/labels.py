@@ -1,5 +1,5 @@
 """A Gymnasium wrapper that grades each learner move against perfect play, for a game whose
-extras offer exact labels (the ``labeller`` hook, :mod:`boardgames.envs.games`; Kalah's:
+extras offer exact labels (``labeller`` of its :class:`~boardgames.envs.games.EnvExtras`; Kalah's:
 the endgame table play loads and, beyond it, the exact solver; nothing is estimated).
 
 :class:`PerfectPlayLoss` wraps the game's Gymnasium environment (``boardgames/Kalah-v0``)
@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from boardgames.core.protocol import State
-from boardgames.envs.games import check_int, games_with, hook, title
+from boardgames.envs.games import check_int, extras, games_with, title
 from boardgames.envs.libs import register_gymnasium, require
 
 require("gymnasium")
@@ -48,7 +48,7 @@ class Label(Protocol):
 
 
 class Labeller(Protocol):
-    """What a game's ``labeller(game)`` hook returns."""
+    """What a game's ``labeller(game)`` extra returns."""
 
     def try_label(self, state: State, node_limit: int) -> Label | None:
         """The label of ``state`` (the mover's view), or None when a solve would pass
@@ -63,7 +63,7 @@ class PerfectPlayLoss(gymnasium.Wrapper):  # type: ignore[misc]
         super().__init__(env)
         base = env.unwrapped
         name = str(getattr(getattr(base, "game", None), "name", ""))
-        make = hook(name, "labeller") if name else None
+        make = extras(name).labeller if name else None
         if make is None:
             labelled = games_with("labeller")
             ids = ", ".join(f"boardgames/{title(n)}-v0" for n in labelled)

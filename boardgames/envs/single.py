@@ -1,57 +1,53 @@
 """Gymnasium environments: one learner against a fixed opponent, for any registered game
 with action ids.
 
-:class:`GameEnv` serves every such game. Its options: the game's plugin options, and
+:class:`GameEnv` serves every such game. Its options are those of every environment of
+the game (:func:`boardgames.envs.games.setup`: the game's plugin options, ``reward``,
+``opening``), and
 
-- ``opponent``: ``program`` (a short alpha-beta search of ``depth`` moves,
-  :func:`boardgames.core.search.alphabeta_tt`, pure Python, on the game's evaluation) or
-  ``random``; a game's extras (:mod:`boardgames.envs.games`) add their own and may name
-  another default (Kalah: any ``kalah match`` player spec, default ``classic``; Nim:
-  ``bouton``, the default);
+- ``opponent``: any player of the game (:func:`boardgames.core.players.find_player`):
+  ``random`` (drawn from the environment's seeded generator), ``easy``, ``medium``,
+  ``strong``, ``perfect``, ``depth=N``, ``time=S`` and the game's own (Kalah's
+  ``classic``, ``tseitin``, ``depth=5,eval=store``, ...; Nim's ``bouton``); ``program``
+  is the player ``depth=N`` with N the ``depth`` option (1-6, default 2). The default is
+  the game's (its extras' ``default_opponent``: Kalah ``classic``, Nim ``bouton``), else
+  ``program``;
 - ``learner``: ``first``, ``second`` or ``random`` (drawn at each reset);
-- ``depth`` (1-6, default 2), ``opening`` (random moves at each reset), ``start``
-  (``initial``, or ``random`` for a game whose extras draw random positions: Nim),
-  ``render_mode`` (``ansi`` or ``rgb_array``).
+- ``start``: ``initial``, or ``random`` for a game whose extras draw random positions
+  (Nim); ``render_mode``: ``ansi`` or ``rgb_array``.
 
 The id ``boardgames/<Name>-v0`` (``Kalah-v0``, ``Nim-v0``, ``Connect4-v0`` ...) makes a
-``<Name>Env`` (:func:`env_class`, a :class:`GameEnv`) through :func:`environment`; its
-options are the same, except that a game whose extras have a ``setup`` hook takes that
-hook's options instead of the plugin's (Kalah's and Nim's from before the registry:
-Kalah's those of :mod:`~boardgames.envs.kalah_v0`, with margin rewards).
+``<Name>Env`` (:func:`env_class`, a :class:`GameEnv`) through :func:`environment`, with
+the same options.
 
 One ``step`` is one move of the learner (after an extra turn the learner acts again); the
-opponent's replies are played inside the step and listed, as action ids from the
-opponent's side, in ``info["opponent_moves"]``. The observation is the game's observation
-for the learner, ``info["action_mask"]`` the int8 mask of its legal actions. The reward is
-0 until the game ends, then +1/0/-1 (Kalah: the margin unless ``reward="result"``), and
-``info["margin"]`` the learner's final margin. An illegal action (any integer that is not
-a legal action id) ends the episode with the lowest reward and ``info["illegal"] = True``;
-an action that is not an integer id, and a step after the end, are a ``ValueError`` (the
+opponent's replies (its whole turn) are played inside the step and listed, as action ids
+from the opponent's side, in ``info["opponent_moves"]``. The observation is the game's
+observation for the learner, ``info["action_mask"]`` the int8 mask of its legal actions.
+The reward is 0 until the game ends, then the ``reward`` of the learner, and
+``info["margin"]`` its final margin. An illegal action (any integer that is not a legal
+action id) ends the episode with the lowest reward and ``info["illegal"] = True``; an
+action that is not an integer id, and a step after the end, are a ``ValueError`` (the
 latter says to reset). A reset that would start a finished episode is a ``ValueError``.
 Importing this module registers the Gymnasium ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from boardgames.core.capabilities import require as require_capability
+from boardgames.core.players import Player, find_player
 from boardgames.core.protocol import State
-from boardgames.core.search import alphabeta_tt
 from boardgames.envs.games import (
-    OPPONENTS,
-    Opponent,
+    PROGRAM,
     Setup,
     action_id,
     check_choice,
     check_int,
+    extras,
     games_with_actions,
-    hook,
-    own_setup,
     setup,
     title,
 )
@@ -66,37 +62,20 @@ SIDES = ("first", "second", "random")
 """Which side the learner plays: first (Kalah's A), second (B), or drawn at each reset."""
 STARTS = ("initial", "random")
 """``initial``: the game's start (after ``opening`` random moves); ``random``: the game's
-``random_state`` hook, the learner to move."""
+``random_state`` extra, the learner to move."""
 RESET_TRIES = 20
 """Resets tried (sides, openings and random replies drawn anew) before refusing a board
 on which the game ends before the learner moves."""
-
-
-@dataclass(frozen=True)
-class RandomOpponent:
-    """A uniformly random legal move."""
-
-    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]:
-        legal = game.legal_moves(state)
-        return [legal[int(rng.integers(len(legal)))]]
-
-
-@dataclass(frozen=True)
-class SearchOpponent:
-    """The best move of a ``depth``-move alpha-beta search on the game's evaluation."""
-
-    depth: int
-
-    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]:
-        best = alphabeta_tt(game, state, self.depth).best_move
-        return [game.legal_moves(state)[0] if best is None else best]
+OWN_KEYWORDS = ("render_mode", "opponent", "learner", "depth", "start")
+"""The Gymnasium environment's own options (listed when an option is unknown)."""
 
 
 class GameEnv(gymnasium.Env):  # type: ignore[misc]
     """The learner against an opponent on any game with action ids (module docstring).
 
-    ``game``: a registered game's name (``options`` are then its plugin's options) or a
-    ready :class:`~boardgames.envs.games.Setup`.
+    ``game``: a registered game's name with its ``options``
+    (:func:`~boardgames.envs.games.setup`) or a ready :class:`~boardgames.envs.games.Setup`
+    of a registered game.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
@@ -105,27 +84,28 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
         self,
         game: str | Setup,
         *,
-        opponent: Any = None,
+        opponent: str | None = None,
         learner: str = "first",
         depth: int = 2,
-        opening: int = 0,
         start: str = "initial",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         if isinstance(game, Setup):
-            if options or opening:
+            if options:
                 raise ValueError("give a Setup or a game name with options, not both")
             self.setup = game
         else:
-            self.setup = setup(game, options, opening=opening)
+            self.setup = setup(game, options, adapter=OWN_KEYWORDS)
         self.game: Any = self.setup.game
+        own = extras(self.setup.name)
         self.learner_option = check_choice("learner", learner, SIDES)
-        if opponent is None:
-            opponent = hook(self.setup.name, "OPPONENT") or "program"
-        self.opponent: Opponent = self.make_opponent(opponent, check_int("depth", depth, 1, 6))
+        self.opponent_spec = self.player_spec(
+            own.default_opponent if opponent is None else opponent, check_int("depth", depth, 1, 6)
+        )
+        self.opponent: Player = self.find_opponent(None)
         self.start = check_choice("start", start, STARTS)
-        self.random_state = hook(self.setup.name, "random_state")
+        self.random_state = own.random_state
         if self.start == "random" and self.random_state is None:
             raise ValueError(f"{self.setup.name} has no random start: start must be initial")
         if render_mode is not None:
@@ -142,24 +122,25 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
         self.side = 0
         self.over = True  # until reset
 
-    def make_opponent(self, spec: Any, depth: int) -> Opponent:
-        """The opponent ``spec`` names: the game's own (its ``opponent`` hook), ``program``
-        or ``random``."""
-        own = hook(self.setup.name, "opponent")
-        found = None if own is None else own(spec, depth)
-        if found is not None:
-            return cast(Opponent, found)
-        if spec == "random":
-            return RandomOpponent()
-        if spec == "program":
-            require_capability(self.game, "evaluation", "the program opponent")
-            return SearchOpponent(depth)
-        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {spec!r}")
+    @staticmethod
+    def player_spec(opponent: object, depth: int) -> str:
+        """The player spec the ``opponent`` option names (``program``: ``depth=N``)."""
+        if not isinstance(opponent, str):
+            raise ValueError(f"opponent must be a player's name or spec, got {opponent!r}")
+        return f"depth={depth}" if opponent.strip() == PROGRAM else opponent
+
+    def find_opponent(self, seed: int | None) -> Player:
+        """The opponent, :func:`~boardgames.core.players.find_player`'s player of
+        :attr:`opponent_spec` (a random one drawing from ``seed``); one-line ValueError."""
+        try:
+            return find_player(self.game, self.opponent_spec, seed=seed)
+        except ValueError as e:
+            raise ValueError(f"opponent: {e}") from None
 
     def first_state(self) -> State:
         """The position an episode starts from, before the opponent's first replies."""
-        if self.start == "random":
-            return cast(State, self.random_state(self.game, self.np_random, self.side))
+        if self.random_state is not None and self.start == "random":
+            return self.random_state(self.game, self.np_random, self.side)
         return self.setup.first_state(self.np_random)
 
     def _reply(self) -> list[int]:
@@ -169,7 +150,10 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
         game = self.game
         while game.outcome(self.state) is None and game.to_move(self.state) != self.side:
             mover = game.to_move(self.state)
-            for move in self.opponent(game, self.state, self.np_random):
+            moves = self.opponent.choose(game, self.state).moves()
+            if not moves:
+                raise RuntimeError(f"the opponent {self.opponent.name} chose no move")
+            for move in moves:
                 if game.outcome(self.state) is not None or game.to_move(self.state) != mover:
                     break
                 actions.append(game.action_of(self.state, move))
@@ -186,6 +170,8 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        # a new player each episode, a random one drawing from the seeded generator
+        self.opponent = self.find_opponent(int(self.np_random.integers(2**63)))
         for _ in range(RESET_TRIES):
             self.side = (
                 int(self.np_random.integers(2))
@@ -230,46 +216,30 @@ class GameEnv(gymnasium.Env):  # type: ignore[misc]
         return None
 
 
-class OwnOptionsEnv(GameEnv):
-    """A game with the options its Gymnasium id takes (its extras' ``setup`` hook, else the
-    plugin's): :func:`env_class` makes one subclass a game, naming it in ``game_name``."""
+class NamedEnv(GameEnv):
+    """The environment of one game, named in ``game_name`` (:func:`env_class` makes one
+    subclass a game), taking the same options as :class:`GameEnv`."""
 
     game_name: ClassVar[str]
 
-    def __init__(
-        self,
-        *,
-        opponent: Any = None,
-        learner: str = "first",
-        depth: int = 2,
-        start: str = "initial",
-        render_mode: str | None = None,
-        **options: Any,
-    ) -> None:
-        super().__init__(
-            own_setup(self.game_name, options),
-            opponent=opponent,
-            learner=learner,
-            depth=depth,
-            start=start,
-            render_mode=render_mode,
-        )
+    def __init__(self, **options: Any) -> None:
+        super().__init__(self.game_name, **options)
 
 
-_CLASSES: dict[str, type[OwnOptionsEnv]] = {}
+_CLASSES: dict[str, type[NamedEnv]] = {}
 
 
-def env_class(name: str) -> type[OwnOptionsEnv]:
+def env_class(name: str) -> type[NamedEnv]:
     """The class of the id ``boardgames/<Name>-v0``, ``<Name>Env`` in this module (made
     once; it pickles by that name)."""
     if name not in _CLASSES:
         attributes = {
             "game_name": name,
             "__module__": __name__,
-            "__doc__": f"{name} against an opponent, with the options of its Gymnasium id.",
+            "__doc__": f"{name} against an opponent (its Gymnasium id).",
         }
-        cls = type(f"{title(name)}Env", (OwnOptionsEnv,), attributes)
-        _CLASSES[name] = cast("type[OwnOptionsEnv]", cls)
+        cls = type(f"{title(name)}Env", (NamedEnv,), attributes)
+        _CLASSES[name] = cast("type[NamedEnv]", cls)
     return _CLASSES[name]
 
 

@@ -6,20 +6,18 @@ that OpenSpiel's algorithms (and ``pyspiel.load_game``) run on them::
     import boardgames.envs.spiel  # registers the games
     game = pyspiel.load_game("python_boardgames_nim(rows=1;2;3)")
 
-Parameters are the game's plugin options (several whole numbers, such as Nim's rows, are
-written with ``;``: ``rows=3;4;5``, one as ``rows=7;``), checked as everywhere else; a
-game whose extras define ``SPIEL_PARAMETERS`` and ``setup`` (:mod:`boardgames.envs.games`)
-takes those instead. So Kalah keeps its parameters from before the registry: ``pits``,
-``seeds`` (default 4), ``rules``, ``capture`` and ``reward`` (``margin``, the default: the
-returns are the final margins; ``result``: +1/0/-1); Nim its ``rows`` and ``misere``.
-Every other game's returns are +1/0/-1.
+Parameters are the game's options, as in every environment of the game
+(:func:`boardgames.envs.games.setup`): its plugin options (several whole numbers, such as
+Nim's rows, are written with ``;``: ``rows=3;4;5``, one as ``rows=7;``), checked as
+everywhere else, and ``reward`` (the game's default: Kalah's ``margin``, so that its
+returns are the final margins in stones; else ``result``, +1/0/-1).
 
 One action is one move, numbered by the game's action codec (the mover's own view, as in
 the PettingZoo and Gymnasium environments); after an extra turn the same player moves
 again. ``action_to_string`` is the game's move notation (``format_move``). An illegal
 action is a ``ValueError`` naming it and the legal ones. The observation tensor is the
 game's observation for the observer (float32). ``max_game_length`` is a proven bound:
-the game's setup's (Kalah's from :func:`boardgames.kalah.envs.max_sowings`, Nim's one
+the game's extras' (Kalah's from :func:`boardgames.kalah.envs.max_sowings`, Nim's one
 move a chip), else the game's ``max_game_length`` attribute, else
 :data:`~boardgames.envs.games.DEFAULT_MAX_GAME_LENGTH` moves, beyond which a game stops
 with an error rather than break the bound.
@@ -36,9 +34,9 @@ from boardgames.envs.games import (
     DEFAULT_MAX_GAME_LENGTH,
     PLAYERS,
     Setup,
+    env_options,
+    extras,
     games_with_actions,
-    hook,
-    own_setup,
     setup,
     title,
 )
@@ -51,10 +49,17 @@ PREFIX = "python_boardgames_"
 
 
 def _parameter(kind: str, default: Any) -> Any:
-    """A plugin option's default as an OpenSpiel parameter (int, bool or str)."""
+    """An option's default as an OpenSpiel parameter (int, bool or str)."""
     if kind == "ints":
         return ";".join(map(str, default)) + (";" if len(default) == 1 else "")
     return default
+
+
+def parameters(name: str) -> dict[str, Any]:
+    """Game ``name``'s OpenSpiel parameters and their defaults: its plugin options and
+    ``reward`` (not ``opening``: an OpenSpiel game starts at the start)."""
+    reward = [o for o in env_options(extras(name)) if o.name == "reward"]
+    return {o.name: _parameter(o.kind, o.default) for o in (*plugin(name).options, *reward)}
 
 
 def _game_type(name: str, params: dict[str, Any]) -> Any:
@@ -83,8 +88,6 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
     game_name: ClassVar[str]
     defaults: ClassVar[dict[str, Any]]
     game_type: ClassVar[Any]
-    own_options: ClassVar[bool] = False
-    """The parameters are those of the game's extras (``SPIEL_PARAMETERS``, ``setup``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**self.defaults, **(params or {})}
@@ -104,16 +107,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(self.game_type, info, p)
 
     def make_setup(self, params: dict[str, Any]) -> Setup:
-        """The game of these parameters, each checked by its plugin option (or by the
-        game's own ``setup``)."""
-        if self.own_options:
-            return own_setup(self.game_name, params)
-        options = plugin(self.game_name).options
+        """The game of these parameters, each checked by its option (one-line error)."""
+        ints = {o.name for o in plugin(self.game_name).options if o.kind == "ints"}
         values = {
-            o.name: params[o.name].replace(";", " ")
-            if o.kind == "ints" and isinstance(params[o.name], str)
-            else params[o.name]
-            for o in options
+            key: value.replace(";", " ") if key in ints and isinstance(value, str) else value
+            for key, value in params.items()
         }
         return setup(self.game_name, values)
 
@@ -206,13 +204,7 @@ def register() -> list[str]:
     for name in games_with_actions():
         if PREFIX + name in done:
             continue
-        own = hook(name, "SPIEL_PARAMETERS") if hook(name, "setup") is not None else None
-        defaults = (
-            dict(own)
-            if own is not None
-            else {o.name: _parameter(o.kind, o.default) for o in plugin(name).options}
-        )
-        attributes = {"game_name": name, "defaults": defaults, "own_options": own is not None}
+        attributes = {"game_name": name, "defaults": parameters(name)}
         cls = cast("type[SpielGame]", type(f"{title(name)}Game", (SpielGame,), attributes))
         if not isinstance(globals().get(cls.__name__), type):
             globals()[cls.__name__] = cls  # pickles by name

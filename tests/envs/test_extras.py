@@ -1,14 +1,14 @@
-"""A game's environment extras (its plugin's ``envs`` module, the hooks listed in
-boardgames/envs/games.py): a toy game registered by the test reaches its own options,
-picture, opponents, random start and OpenSpiel parameters through the generic adapters;
-Kalah's and Nim's extras load no learning library, OpenSpiel needs neither PettingZoo nor
+"""A game's environment extras (the :class:`~boardgames.envs.games.EnvExtras` its plugin
+names in ``envs``): a toy game registered by the test reaches its picture, its reward in
+margins, its own player as the default opponent, its random start and its OpenSpiel
+parameters through the generic adapters, with its plugin's options everywhere; Kalah's
+and Nim's extras load no learning library, OpenSpiel needs neither PettingZoo nor
 Gymnasium for them, and their classes pickle by name into a fresh process."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -24,9 +24,10 @@ from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E4
 
 import boardgames.envs  # noqa: E402
 from boardgames.core import registry  # noqa: E402
+from boardgames.core.engine import Answer  # noqa: E402
 from boardgames.core.protocol import State  # noqa: E402
 from boardgames.envs.aec import own_env  # noqa: E402
-from boardgames.envs.games import Setup, check_int, own_setup  # noqa: E402
+from boardgames.envs.games import EnvExtras, extras, setup  # noqa: E402
 from boardgames.envs.labels import PerfectPlayLoss  # noqa: E402
 from boardgames.envs.single import env_class  # noqa: E402
 from tests.envs.toys import CodedTakeAway  # noqa: E402
@@ -49,23 +50,23 @@ class Pile(CodedTakeAway):
 
 @dataclass(frozen=True)
 class TakeOne:
-    """The toy's own opponent ``one``: always takes a single stone."""
+    """The toy's own player ``one``: always takes a single stone."""
 
-    def __call__(self, game: Any, state: State, rng: np.random.Generator) -> Sequence[int]:
-        return [1]
+    name: str = "one"
+    description: str = "takes one stone"
 
-
-def toy_setup(heap: int = 5, reward: str = "margin") -> Setup:
-    """The toy's own options (``heap`` where its plugin says ``stones``)."""
-    return Setup(Pile(check_int("heap", heap, 1, 30)), reward=reward, max_margin=1)
+    def choose(self, game: Any, state: State, *, stop: Any = None) -> Answer:
+        return Answer(1, 0, False, 1, 1, 0.0, "toy", [1])
 
 
-def toy_opponent(spec: object, depth: int) -> TakeOne | None:
-    if spec == "one":
-        return TakeOne()
-    if spec in ("program", "random"):
+class PilePlayers:
+    """The toy's own players (its plugin's ``players``)."""
+
+    def named(self, game: Any) -> dict[str, Any]:
+        return {"one": TakeOne()}
+
+    def parse(self, game: Any, text: str) -> Any:
         return None
-    raise ValueError(f"opponent must be one of one, program, random, got {spec!r}")
 
 
 def toy_rgb(game: Pile, state: State) -> np.ndarray:
@@ -78,56 +79,72 @@ def toy_random_state(game: Pile, rng: np.random.Generator, mover: int) -> State:
 
 def extras_module() -> ModuleType:
     module = ModuleType("toy_pile_envs")
-    module.setup = toy_setup  # type: ignore[attr-defined]
-    module.opponent = toy_opponent  # type: ignore[attr-defined]
-    module.OPPONENT = "one"  # type: ignore[attr-defined]
-    module.rgb = toy_rgb  # type: ignore[attr-defined]
-    module.random_state = toy_random_state  # type: ignore[attr-defined]
-    module.SPIEL_PARAMETERS = {"heap": 4}  # type: ignore[attr-defined]
+    module.ENVS = EnvExtras(  # type: ignore[attr-defined]
+        rgb=toy_rgb,
+        random_state=toy_random_state,
+        max_margin=lambda game: 1,
+        max_game_length=lambda game: game.stones,
+        default_reward="margin",
+        default_opponent="one",
+    )
+    module.PLAYERS = PilePlayers()  # type: ignore[attr-defined]
+    module.NOT_EXTRAS = {"rgb": toy_rgb}  # type: ignore[attr-defined]
     return module
 
 
-@pytest.fixture
-def pile(monkeypatch: pytest.MonkeyPatch) -> None:
+def register(monkeypatch: pytest.MonkeyPatch, envs: str) -> None:
     monkeypatch.setitem(sys.modules, "toy_pile_envs", extras_module())
     stones = registry.Option("stones", "int", 5, "stones at the start", 1, 30)
     spec = registry.GamePlugin(
-        "pile", "Pile", "game", "toy", f"{__name__}:Pile", options=(stones,), envs="toy_pile_envs"
+        "pile",
+        "Pile",
+        "game",
+        "toy",
+        f"{__name__}:Pile",
+        options=(stones,),
+        envs=envs,
+        players="toy_pile_envs:PLAYERS",
     )
     found = {**registry.plugins(), "pile": spec}
     monkeypatch.setattr(registry, "_loaded", lambda: (found, ()))
 
 
+@pytest.fixture
+def pile(monkeypatch: pytest.MonkeyPatch) -> None:
+    register(monkeypatch, "toy_pile_envs:ENVS")
+
+
 @pytest.mark.usefixtures("pile")
-def test_the_hooks_reach_every_adapter() -> None:
-    # make() takes the plugin's options; the picture is the game's own everywhere
+def test_the_extras_reach_every_adapter() -> None:
+    # the plugin's options everywhere; the picture is the game's own
     zoo = boardgames.envs.make("pile", stones=3, render_mode="rgb_array")
     zoo.reset(seed=0)
     assert zoo.render().shape == (2, 4, 3)
-    with pytest.raises(ValueError, match="pile has no option 'heap'; its options: stones"):
+    allowed = "stones, reward, opening, render_mode"
+    with pytest.raises(ValueError, match=f"pile has no option 'heap'; its options: {allowed}$"):
         boardgames.envs.make("pile", heap=3)
-    # <name>_v0, the Gymnasium id and OpenSpiel take the setup hook's own options
     env, raw_env = own_env("somewhere.pile_v0")
     assert raw_env.__module__ == "somewhere.pile_v0" and raw_env.__name__ == "raw_env"
-    api_test(env(heap=4), num_cycles=10)
-    assert raw_env(heap=6).game == Pile(6) and raw_env().setup.reward == "margin"
-    with pytest.raises(ValueError, match="pile has no option 'stones'; its options: heap, reward"):
-        raw_env(stones=3)
+    api_test(env(stones=4), num_cycles=10)
+    assert raw_env(stones=6).game == Pile(6)
+    assert (raw_env().setup.reward, raw_env().setup.max_game_length) == ("margin", 5)
+    with pytest.raises(ValueError, match="pile has no option 'heap'"):
+        raw_env(heap=3)
     cls = env_class("pile")
     assert cls.__name__ == "PileEnv" and boardgames.envs.single.PileEnv is cls
-    gym = cls(heap=4, render_mode="rgb_array")
+    gym = cls(stones=4, render_mode="rgb_array")
     check_env(gym)
-    assert own_setup("pile", {"heap": 4}).draw is not None
-    # the game's own opponent is the default: it takes one stone a turn
+    assert setup("pile", {"stones": 4}).draw is not None
+    # the game's own player is the default opponent: it takes one stone a turn
     _, info = gym.reset(seed=0)
     _, _, _, _, info = gym.step(0)
     assert info["opponent_moves"] == [0] and gym.render().shape == (2, 3, 3)
-    with pytest.raises(ValueError, match="opponent must be one of one, program, random"):
+    with pytest.raises(ValueError, match=r"opponent: no player 'wizard' for pile; players: .*one"):
         cls(opponent="wizard")
     assert isinstance(cls().opponent, TakeOne) and not isinstance(
         cls(opponent="random").opponent, TakeOne
     )
-    # start="random": the hook's position, the learner to move
+    # start="random": the extras' position, the learner to move
     starts = {int(cls(start="random", learner="second").reset(seed=s)[0][0]) for s in range(20)}
     assert len(starts) > 2
     with pytest.raises(ValueError, match="start must be one of initial, random"):
@@ -135,18 +152,35 @@ def test_the_hooks_reach_every_adapter() -> None:
 
 
 @pytest.mark.usefixtures("pile")
-def test_the_openspiel_parameters_of_a_games_extras() -> None:
+def test_the_openspiel_parameters_are_the_plugins_options_and_reward() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
     from open_spiel.python.algorithms import minimax  # type: ignore[import-untyped]
 
     from boardgames.envs import spiel
 
     spiel.register()
-    game = pyspiel.load_game("python_boardgames_pile(heap=3)")
+    assert spiel.parameters("pile") == {"stones": 5, "reward": "margin"}
+    game = pyspiel.load_game("python_boardgames_pile(stones=3)")
     assert minimax.alpha_beta_search(game)[0] == -1.0  # 3 stones: the mover loses
-    assert pyspiel.load_game("python_boardgames_pile").new_initial_state().board[0] == 4
+    assert game.max_game_length() == 3
+    assert pyspiel.load_game("python_boardgames_pile").new_initial_state().board[0] == 5
     with pytest.raises(pyspiel.SpielError):
-        pyspiel.load_game("python_boardgames_pile(stones=3)")
+        pyspiel.load_game("python_boardgames_pile(heap=3)")
+
+
+def test_extras_that_are_not_an_envextras_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    register(monkeypatch, "toy_pile_envs:NOT_EXTRAS")
+    with pytest.raises(TypeError, match=r"pile's plugin field envs names .*not an EnvExtras$"):
+        boardgames.envs.make("pile")
+
+
+def test_a_game_without_extras_gets_the_defaults() -> None:
+    """Connect Four names no extras: the grid picture, +1/0/-1, ``program`` by default."""
+    assert registry.plugin("connect4").envs is None and extras("connect4") == EnvExtras()
+    env = boardgames.envs.single.GameEnv("connect4", width=4, height=4)
+    assert env.setup.reward == "result" and env.opponent.name == "depth=2"
+    with pytest.raises(ValueError, match="reward must be one of result, got 'margin'"):
+        boardgames.envs.make("connect4", reward="margin")
 
 
 def test_a_game_without_a_generic_start_or_labels_says_so_in_one_line() -> None:

@@ -127,20 +127,22 @@ def test_illegal_moves() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"pits": 0}, "pits must be from 1 to 12, got 0"),
-        ({"seeds": 21}, "seeds must be from 1 to 20, got 21"),
-        ({"pits": 2.5}, "pits must be a whole number from 1 to 12"),
+        ({"pits": 0}, "pits must be between 1 and 12, got 0"),
+        ({"seeds": 21}, "seeds must be between 1 and 20, got 21"),
+        ({"pits": 2.5}, "pits must be a whole number, got '2.5'"),
         ({"rules": "oware"}, "rules must be one of classic, etudes"),
         ({"capture": "never"}, "capture must be one of opposite, empty"),
         ({"rules": "etudes", "capture": "empty"}, "classic-rules variant"),
         ({"reward": "score"}, "reward must be one of margin, result"),
-        ({"opening": -1}, "opening must be from 0 to 200"),
+        ({"opening": -1}, "opening must be between 0 and 200, got -1"),
         ({"render_mode": "svg"}, "render_mode must be one of ansi, rgb_array, human"),
     ],
 )
 def test_bad_kalah_options_are_one_clear_value_error(
     options: dict[str, object], message: str
 ) -> None:
+    """The plugin's options, checked by ``Option.convert`` (the messages of every Kalah
+    command)."""
     with pytest.raises(ValueError, match=message) as e:
         kalah_v0.env(**options)
     assert "\n" not in str(e.value)
@@ -149,18 +151,20 @@ def test_bad_kalah_options_are_one_clear_value_error(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"rows": ()}, "rows must list 1 to 14 rows"),
-        ({"rows": (3, 0)}, "row 2 must be from 1 to 20, got 0"),
-        ({"rows": (3, 21)}, "row 2 must be from 1 to 20"),
-        ({"rows": "3 x"}, "rows must be chip counts"),
-        ({"misere": "yes"}, "misere must be True or False"),
+        ({"rows": ()}, "rows: give at least one whole number"),
+        ({"rows": (3, 0)}, "rows must be between 1 and 20, got 0"),
+        ({"rows": (3, 21)}, "rows must be between 1 and 20, got 21"),
+        ({"rows": "3 x"}, "rows must be a whole number, got 'x'"),
+        ({"rows": tuple(range(1, 16))}, "15 rows given; a layout has 1 to 14 rows"),
+        ({"misere": "maybe"}, "misere must be on or off, got 'maybe'"),
     ],
 )
 def test_bad_nim_options_are_one_clear_value_error(
     options: dict[str, object], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as e:
         nim_v0.env(**options)
+    assert "\n" not in str(e.value)
 
 
 def test_rgb_picture_marks_the_mover() -> None:

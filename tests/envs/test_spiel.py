@@ -99,10 +99,11 @@ def test_observation_tensor_is_the_board_from_the_observers_side() -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("python_boardgames_kalah(pits=13)", "pits must be from 1 to 12, got 13"),
+        ("python_boardgames_kalah(pits=13)", "pits must be between 1 and 12, got 13"),
         ("python_boardgames_kalah(rules=oware)", "rules must be one of classic, etudes"),
         ("python_boardgames_kalah(capture=never)", "capture must be one of opposite, empty"),
-        ("python_boardgames_nim(rows=3;0)", "row 2 must be from 1 to 20, got 0"),
+        ("python_boardgames_nim(rows=3;0)", "rows must be between 1 and 20, got 0"),
+        ("python_boardgames_connect4(reward=margin)", "reward must be one of result"),
     ],
 )
 def test_bad_parameters_are_one_clear_error(name: str, message: str) -> None:
