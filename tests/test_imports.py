@@ -19,7 +19,14 @@ KALAH_LAYERS = (
     ("boardgames.kalah.exact",),
     ("boardgames.kalah.play",),
     ("boardgames.kalah.jobs", "boardgames.kalah.analysis"),
-    ("boardgames.kalah.cli", "boardgames.kalah.web", "boardgames.kalah.envs"),
+    # the game's capabilities for the shared layers (players, solver, commentary) beside
+    # its commands, page and environments
+    (
+        "boardgames.kalah.cli",
+        "boardgames.kalah.web",
+        "boardgames.kalah.envs",
+        "boardgames.kalah.players",
+    ),
 )
 SHARED = ("core", "cli", "web", "envs")
 """The shared layers: they reach games only through the registry, never by import."""

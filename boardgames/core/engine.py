@@ -77,16 +77,31 @@ class Answer:
     overran: bool = False
     """True when the answer took longer than the time it was given (a search that cannot
     be cut before its first depth)."""
+    turn: tuple[int, ...] = ()
+    """The whole turn when the same side moves again (Kalah's compound move), else empty:
+    :meth:`moves`."""
+    note: str = ""
+    """How the answer was found in the game's own words (``endgame tables``), if any."""
+    words: str = ""
+    """The value in the game's own unit (Kalah's Tseitin evaluation in stones), if any."""
+
+    def moves(self) -> tuple[int, ...]:
+        """The moves to play now: the whole turn, or just :attr:`move`."""
+        if self.turn:
+            return self.turn
+        return () if self.move is None else (self.move,)
 
     def value_text(self) -> str:
         """``win by 3`` (exact), ``win by at least 2`` (a bound), ``+14`` (heuristic)."""
-        return describe_score(self.value, self.exact)
+        return self.words or describe_score(self.value, self.exact)
 
     def short(self) -> str:
         return short_score(self.value, self.exact)
 
     def how(self) -> str:
         """How the answer was found, in a few words."""
+        if self.note:
+            return self.note
         if self.engine == "solver":
             return "exact solver"
         where = "to the end" if self.depth is None else f"depth {self.depth}"
@@ -194,7 +209,7 @@ def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer |
 
         searcher = numba_searcher(game)
         searcher.ws.clear_heuristics(table=True)
-        r, stopped = _aborting(
+        r, stopped = aborting(
             searcher.ws, stop, lambda: searcher.limited("mtdf", state, searcher.K.DEPTH_INF, 2**62)
         )
         if stopped:
@@ -269,12 +284,12 @@ def _think_numba(
     from boardgames.core.strategies import numba_searcher
 
     searcher = numba_searcher(game)
-    return _aborting(
+    return aborting(
         searcher.ws, asked, lambda: _deepen_numba(searcher, state, depth, budget, asked, t0)
     )
 
 
-def _aborting(ws: Any, asked: Callable[[], bool], work: Callable[[], T]) -> T:
+def aborting(ws: Any, asked: Callable[[], bool], work: Callable[[], T]) -> T:
     """``work()`` (numba searches on the workspace ``ws``) in a worker thread, aborted
     within 20 ms when ``asked`` says to stop or Ctrl-C arrives (a kernel holds its thread:
     this one stays free to see both). The workspace is usable again afterwards."""

@@ -133,6 +133,13 @@ class GamePlugin:
       the generic Play tab needs none;
     - ``cache``: the game's own files in the cache folder (Kalah's endgame tables), an
       object that ``boardgames cache list|clean|verify`` asks (see ``cli/cache.py``);
+    - ``players``: the game's own players (named move choosers: Kalah's presets, Nim's
+      ``bouton``), a :class:`boardgames.core.players.GamePlayers`;
+    - ``commentary``: what the play loop and the page say after a move beyond the move
+      itself ("A moves again", Bouton's why), a
+      :class:`boardgames.core.commentary.Commentary`;
+    - ``records``: the game's own record format (Kalah's ``.klh``), a
+      :class:`boardgames.core.records.RecordFormat`;
     - ``envs``: a module of the game's environment extras (``"package.module"``, no
       attribute): its own options, opponents and picture for the learning environments,
       read by :mod:`boardgames.envs` (the hooks are listed in ``envs/games.py``).
@@ -152,6 +159,9 @@ class GamePlugin:
     web: str | None = None
     cache: str | None = None
     envs: str | None = None
+    players: str | None = None
+    commentary: str | None = None
+    records: str | None = None
     player_names: tuple[str, str] = ("first player", "second player")
     examples: tuple[str, ...] = field(default=())
     """Positions in the game's notation, for help texts and tests."""

@@ -10,6 +10,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from boardgames.core.capabilities import Mark, as_marks, deprecated_keyword
 from boardgames.core.protocol import GameError, State
 from boardgames.core.svg import SVG
 from boardgames.kalah import rules
@@ -22,6 +23,9 @@ MAX_STONES = 2 * MAX_PITS * MAX_SEEDS
 """Most stones a board may hold (the largest supported start position); bounds eval values."""
 
 PLAYER_NAMES = ("A", "B")
+CAPTURES = ("opposite", "empty")
+"""Classic captures: ``opposite`` (RULES.md 1.3: only with a stone opposite) or ``empty``
+(the "Solving Kalah" variant: a last stone in an own empty pit is always captured)."""
 
 
 def parse_board(text: str) -> list[int]:
@@ -100,6 +104,12 @@ class Kalah:
     @property
     def total_stones(self) -> int:
         return 2 * self.pits * self.seeds
+
+    @property
+    def capture(self) -> str:
+        """The plugin option ``capture``: ``empty`` when :attr:`empty_capture`, else
+        ``opposite``."""
+        return CAPTURES[1] if self.empty_capture else CAPTURES[0]
 
     def store_index(self, player: int) -> int:
         return rules.store_index(self.pits, player)
@@ -296,26 +306,45 @@ class Kalah:
         self,
         state: State,
         *,
+        last: int | Sequence[int] | None = None,
+        marks: Sequence[Mark] = (),
+        heading: str | None = None,
         before: State | None = None,
+        animate: bool = False,
         move: int | Sequence[int] | None = None,
         best: Sequence[int] = (),
-        heading: str | None = None,
     ) -> SVG:
         """The position as an SVG picture (a ``str`` that shows itself in Jupyter).
 
-        ``before`` and ``move`` (a pit or a compound move's pits played from ``before``,
-        leading to ``state``) mark the last sowing: the pits it passed through, where it
-        started and ended, and what it captured. ``best`` marks the pits of a move to
-        recommend, numbered in order. Classes and ``data-*`` attributes:
-        :mod:`boardgames.kalah.svg`.
+        ``last`` is the last turn: a pit or the pits sown in turn (class ``last-move``).
+        With ``before``, the position it was played from, the sowing itself is drawn:
+        the holes it passed through, where it started and ended, what it captured; and
+        ``animate`` lights those holes in the order the stones fell. A mark's move is a
+        pit or a compound move's pits, numbered in order for ``best`` and ``hint``.
+        ``move`` and ``best`` are the old spellings of ``last`` and a best mark. Classes
+        and ``data-*`` attributes: :mod:`boardgames.kalah.svg`.
         """
+        if move is not None:
+            deprecated_keyword("Kalah", "move", "last")
+            last = move if last is None else last
+        marks = as_marks(marks)
+        if len(best):
+            deprecated_keyword("Kalah", "best", 'marks=[Mark(pits, "best")]')
+            marks += (Mark(tuple(best), "best"),)
+        if last is None:
+            pits = []
+        else:
+            pits = [int(last)] if isinstance(last, int | np.integer) else [int(p) for p in last]
+        every = {*self.pit_range(0), *self.pit_range(1)}
+        for what, holes in (("last", pits), *((f"a {m.kind} mark", m.moves) for m in marks)):
+            if not set(holes) <= every:
+                shown = " ".join(map(str, holes))
+                raise GameError(f"{what} names holes that are not pits: {shown}")
         trace = None
-        if move is not None or before is not None:
-            if move is None or before is None:
-                raise GameError("give both before (the position) and move (its pits)")
-            pits = [move] if isinstance(move, int) else [int(p) for p in move]
-            after = self.play_compound(before, pits)
-            if not np.array_equal(after, state):
+        if before is not None:
+            if not pits:
+                raise GameError("give last (the pits played) with before (the position)")
+            if not np.array_equal(self.play_compound(before, pits), state):
                 raise GameError(
                     f"the move {' '.join(map(str, pits))} from before does not lead to state"
                 )
@@ -327,16 +356,17 @@ class Kalah:
                 pits,
                 self.empty_capture,
             )
-        over = self.outcome(state) is not None
         return kalah_svg.draw(
             self.board(state),
             self.pits,
             to_move=self.to_move(state),
-            over=over,
+            over=self.outcome(state) is not None,
             trace=trace,
-            best=[int(p) for p in best],
+            last=pits,
+            marks=marks,
             heading=heading,
             rule_set=self.rules,
+            animate=animate,
         )
 
     def render(self, state: State, highlight: int | None = None) -> Board:
@@ -348,6 +378,16 @@ class Kalah:
         over = self.outcome(state) is not None
         to_move = None if over else self.to_move(state)
         return Board(self.board(state), self.pits, to_move, highlight)
+
+
+def make(pits: int = 6, seeds: int = 6, rules: str = "classic", capture: str = "opposite") -> Kalah:
+    """Kalah from its plugin's options (the registry's factory): ``capture`` ``opposite``
+    (RULES.md 1.3) or ``empty`` (classic rules only: :attr:`Kalah.empty_capture`)."""
+    if capture not in CAPTURES:
+        raise GameError(f"capture must be one of {', '.join(CAPTURES)}, got {capture!r}")
+    if capture == "empty" and rules != "classic":
+        raise GameError("capture=empty is a classic-rules variant; etudes has its own captures")
+    return Kalah(pits, seeds, rules, empty_capture=capture == "empty")
 
 
 class Board:
@@ -471,3 +511,14 @@ def render_compact(
 
 def _store_style(index: int, highlight: int | None) -> str:
     return "bold yellow" if index == highlight else "bold green"
+
+
+def score_text(game: Kalah, state: State) -> tuple[str, str]:
+    """("A 32, B 40", "B wins by 8") for a finished game."""
+    stores = game.final_stores(state)
+    assert stores is not None
+    a, b = stores
+    if a == b:
+        return f"A {a}, B {b}", "a draw"
+    winner = "A" if a > b else "B"
+    return f"A {a}, B {b}", f"{winner} wins by {abs(a - b)}"

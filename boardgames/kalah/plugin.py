@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     title="Kalah",
     kind=GAME,
     summary="Kalah (mancala): play, analyse, solve, review, match.",
-    factory="boardgames.kalah.game:Kalah",
+    factory="boardgames.kalah.game:make",
     options=(
         Option("pits", "int", 6, "pits a side", 1, 12),
         Option("seeds", "int", 6, "stones a pit at the start", 1, 20),
@@ -22,8 +22,20 @@ PLUGIN = GamePlugin(
             "rule set (RULES.md sections 1 and 2)",
             choices=("classic", "etudes"),
         ),
+        Option(
+            "capture",
+            "choice",
+            "opposite",
+            "classic captures: opposite (RULES.md 1.3) or empty (any last stone in an own "
+            "empty pit)",
+            choices=("opposite", "empty"),
+        ),
     ),
     kernels="boardgames.kalah.kernels:kernel_spec",
+    solver="boardgames.kalah.players:solve",
+    players="boardgames.kalah.players:PLAYERS",
+    commentary="boardgames.kalah.players:COMMENTARY",
+    records="boardgames.kalah.record:RECORDS",
     cli="boardgames.kalah.cli:kalah",
     compare="boardgames.kalah.cli.compare:compare_command",
     warm=(
@@ -36,8 +48,8 @@ PLUGIN = GamePlugin(
         ("Monte Carlo tree search", "boardgames.kalah.play.warm:mcts"),
     ),
     cache="boardgames.kalah.exact.cachefiles:TABLES",
-    web="boardgames.kalah.web.routes:WEB",
-    envs="boardgames.kalah.envs",
+    web="boardgames.kalah.web.extras:WEB",
+    envs="boardgames.kalah.envs:ENVS",
     player_names=("A", "B"),
     examples=("4,4,4,4,4,4,0,4,4,4,4,4,4,0 A",),
 )

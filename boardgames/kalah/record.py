@@ -34,6 +34,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -490,3 +491,41 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     except UnicodeDecodeError:
         raise RecordError(None, "not a text file (a record is UTF-8 text)") from None
     return parse_record(text)
+
+
+class KalahRecords:
+    """Kalah's record format for the generic layers (the plugin's ``records``: the play
+    loop and the web page's download write it)."""
+
+    suffix = ".klh"
+
+    def text(
+        self, game: Kalah, start: State, moves: Sequence[int], players: tuple[str, str]
+    ) -> str | None:
+        """The ``.klh`` record of ``moves`` from the start position; None for another
+        start (a record holds games from the start only)."""
+        first = game.to_move(start)
+        if not (start == game.initial_state(first)).all():
+            return None
+        record = Record(game, first, players)
+        state = start
+        turn_open = False
+        for pit in moves:
+            player = game.to_move(state)
+            if record.moves and turn_open and record.moves[-1].player == player:
+                record.moves[-1].pits = (*record.moves[-1].pits, pit)
+            else:
+                record.moves.append(Move(player, (pit,)))
+            state, turn_open = game.play(state, pit)
+        return record.text()
+
+    def read(self, game: Kalah, text: str) -> tuple[State, list[int]] | None:
+        """The start and the sowings of a ``.klh`` record; None for the generic record."""
+        if any(line.startswith("moves:") for line in text.splitlines()):
+            return None
+        record = parse_record(text)
+        start = record.game.initial_state(record.first)
+        return start, [pit for move in record.moves for pit in move.pits]
+
+
+RECORDS = KalahRecords()

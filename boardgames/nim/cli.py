@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boardgames.cli.options import json_option
-from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
+from boardgames.core.console import EndOfInput, confirm, make_console, print_json
 from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
@@ -22,26 +22,21 @@ from boardgames.nim.game import (
     DEFAULT_ROWS,
     Nim,
     check_limits,
-    decode_move,
-    encode_move,
     parse_rows,
 )
 from boardgames.nim.rules import (
-    NimMove,
+    binary,
     bit_columns,
     column_counts,
+    describe_move,
+    explain_move,
     is_safe,
     nim_sum,
-    program_move,
     winning_moves,
 )
 from boardgames.nim.verify import mcts_against_bouton, verify_bouton
 
 ROWS_HELP = "Chips in each row, e.g. 3 4 5 (the default)."
-
-
-def _binary(value: int, width: int) -> str:
-    return format(value, f"0{width}b")
 
 
 def _limit_options(f: click.decorators.FC) -> click.decorators.FC:
@@ -79,29 +74,6 @@ def nim() -> None:
 
 
 # --- analyse ---------------------------------------------------------------------------
-
-
-def explain_move(rows: tuple[int, ...], move: NimMove, misere: bool) -> str:
-    """Why ``move`` wins: the row before and after, the nim-sum before and after."""
-    after = move.apply(rows)
-    before_sum, after_sum = nim_sum(rows), nim_sum(after)
-    width = max(1, max(rows).bit_length())
-    text = (
-        f"row {move.row + 1} goes {rows[move.row]} -> {after[move.row]}, "
-        f"nim-sum {before_sum} ({_binary(before_sum, width)}) -> "
-        f"{after_sum} ({_binary(after_sum, width)})"
-    )
-    if misere and all(r <= 1 for r in after):
-        ones = sum(after)
-        plural = "s" if ones != 1 else ""
-        text += f", leaving {ones} single chip{plural} (odd: the opponent takes the last)"
-    elif after_sum == 0:
-        text += ": every column even"
-    return text
-
-
-def describe_move(move: NimMove) -> str:
-    return f"take {move.take} from row {move.row + 1}"
 
 
 def binary_table(rows: tuple[int, ...]) -> Table:
@@ -167,7 +139,7 @@ def analyse(
     console.print(binary_table(counts))
     s = nim_sum(counts)
     width = max(1, max(counts).bit_length())
-    console.print(f"\nNim-sum (xor of all rows): [bold]{s}[/] ({_binary(s, width)})")
+    console.print(f"\nNim-sum (xor of all rows): [bold]{s}[/] ({binary(s, width)})")
     mode = "misère play (last chip loses)" if misere else "normal play (last chip wins)"
     if not any(counts):
         winner = "wins" if misere else "has lost"
@@ -191,167 +163,6 @@ def analyse(
 
 
 # --- play ------------------------------------------------------------------------------
-
-
-class NimPlay:
-    """One person playing a series of games against Bouton's strategy."""
-
-    def __init__(
-        self,
-        console: Console,
-        rows: tuple[int, ...],
-        misere: bool,
-        max_rows: int,
-        max_chips: int,
-        human_first: bool,
-        escalate: bool,
-    ) -> None:
-        self.console = console
-        self.game = Nim(rows, misere, max_rows, max_chips)
-        self.human_first = human_first
-        self.escalate = escalate
-
-    def run(self) -> None:
-        try:
-            while True:
-                human_won = self.play_one()
-                if human_won is None:
-                    return
-                if human_won and self.escalate:
-                    self.make_harder()
-                if not confirm(self.console, "Another game?"):
-                    self.console.print("Thanks for playing.")
-                    return
-        except EndOfInput:
-            self.console.print("Goodbye.")
-
-    def make_harder(self) -> None:
-        g = self.game
-        rows = tuple(min(r + 1, g.max_chips) for r in g.rows)
-        if rows == g.rows:
-            self.console.print(f"Every row is at the limit of {g.max_chips} chips already.")
-            return
-        self.game = Nim(rows, g.misere, g.max_rows, g.max_chips)
-        note = f" (rows stop at {g.max_chips})" if any(r == g.max_chips for r in rows) else ""
-        self.console.print(f"Next game is harder: one more chip in every row{note}.")
-
-    def show(self, state: object) -> None:
-        self.console.print()
-        self.console.print(self.game.render(state))  # type: ignore[arg-type]
-
-    def play_one(self) -> bool | None:
-        """Play one game; True if the human won, False if the program won, None on quit."""
-        g = self.game
-        human = 0 if self.human_first else 1
-        mode = (
-            "misère: whoever takes the last chip loses"
-            if g.misere
-            else "whoever takes the last chip wins"
-        )
-        self.console.print(
-            f"\n[bold]Nim[/] with rows {' '.join(map(str, g.rows))} ({mode}). "
-            f"{'You move' if self.human_first else 'I move'} first."
-        )
-        state = g.initial_state()
-        undo: list[object] = []
-        self.show(state)
-        while g.outcome(state) is None:
-            rows = g.rows_of(state)
-            if g.to_move(state) != human:
-                move, winning = program_move(rows, g.misere)
-                self.console.print(self.program_says(rows, move, winning))
-                state, _ = g.play(state, _encode(move))
-                self.show(state)
-                continue
-            text = ask(self.console, "Your move (ROW COUNT, or hint / undo / new / quit): ").strip()
-            word = text.lower()
-            if word in ("quit", "q", "exit"):
-                self.console.print("Goodbye.")
-                return None
-            if word in ("hint", "h", "?"):
-                self.hint(rows)
-            elif word in ("undo", "u"):
-                if undo:
-                    state = undo.pop()  # type: ignore[assignment]
-                    self.console.print("Took back your last move and my reply.")
-                    self.show(state)
-                else:
-                    self.console.print("Nothing to undo yet.")
-            elif word in ("new", "n"):
-                if self.new_setup():
-                    return self.play_one()
-            elif not text:
-                continue
-            else:
-                try:
-                    move_int = g.parse_move(text, state)
-                except GameError as e:
-                    self.console.print(f"[red]{e}[/]")
-                    continue
-                undo.append(state)
-                row, take = decode_move(move_int)
-                self.console.print(f"You take {take} from row {row + 1}.")
-                state, _ = g.play(state, move_int)
-                if g.outcome(state) is None:
-                    self.show(state)
-        human_won = (
-            (g.outcome(state) or 0) > 0
-            if g.to_move(state) == human
-            else (g.outcome(state) or 0) < 0
-        )
-        self.show(state)
-        last = "took the last chip"
-        if human_won:
-            self.console.print(
-                f"[bold green]You win![/] {'I' if g.misere else 'You'} {last}. Congratulations!"
-            )
-        else:
-            self.console.print(f"[bold]I win.[/] {'You' if g.misere else 'I'} {last}.")
-        return human_won
-
-    def hint(self, rows: tuple[int, ...]) -> None:
-        moves = winning_moves(rows, self.game.misere)
-        if not moves:
-            self.console.print(
-                f"No winning move: the nim-sum is {nim_sum(rows)}, every column is even. "
-                "Take a little and hope for a mistake."
-            )
-            return
-        m = moves[0]
-        self.console.print(
-            f"Hint: {describe_move(m)} ({explain_move(rows, m, self.game.misere)}). "
-            f"Type: {m.row + 1} {m.take}"
-        )
-
-    def program_says(self, rows: tuple[int, ...], move: NimMove, winning: bool) -> str:
-        took = f"I take {move.take} from row {move.row + 1}."
-        if winning:
-            return f"{took} Why: {explain_move(rows, move, self.game.misere)}."
-        return (
-            f"{took} Why: the nim-sum is {nim_sum(rows)}, every column is even, so I have "
-            "no winning move; I take a single chip and wait for a mistake."
-        )
-
-    def new_setup(self) -> bool:
-        """Ask for a new layout until it is valid; an empty answer keeps the current game."""
-        g = self.game
-        while True:
-            text = ask(
-                self.console,
-                f"New rows (1-{g.max_rows} rows of 1-{g.max_chips} chips, e.g. 3 4 5; "
-                "empty to keep playing): ",
-            ).strip()
-            if not text:
-                return False
-            try:
-                self.game = Nim(parse_rows(text), g.misere, g.max_rows, g.max_chips)
-                return True
-            except GameError as e:
-                self.console.print(f"[red]{e}[/]")
-
-
-def _encode(move: NimMove) -> int:
-    return encode_move(move.row, move.take)
 
 
 @nim.command()
@@ -380,23 +191,61 @@ def play(
     """Play Nim against the program (Bouton's strategy).
 
     Type ROW COUNT to take COUNT chips from ROW (`2 3` takes 3 chips from row 2), or one of
-    the words hint, undo, new (enter a new layout) and quit. Default layout: 3 4 5.
+    the words hint, undo, new (start again) and quit. Default layout: 3 4 5. The program
+    says why it moves as it does (Bouton's nim-sums); after a win the next game has one
+    more chip in every row (--no-escalate keeps the layout).
     """
     try:
         check_limits(max_rows, max_chips)
         layout = parse_rows(rows) if rows else DEFAULT_ROWS
     except GameError as e:
         raise click.UsageError(str(e)) from None
-    _make_game(layout, misere, max_rows, max_chips)
-    NimPlay(
-        make_console(),
-        layout,
-        misere,
-        max_rows,
-        max_chips,
-        first.lower() == "human",
-        not no_escalate,
-    ).run()
+    game = _make_game(layout, misere, max_rows, max_chips)
+    play_series(make_console(), game, first.lower() == "human", not no_escalate)
+
+
+def harder(game: Nim) -> tuple[Nim, str]:
+    """The next game after a win: one more chip in every row (up to the limit)."""
+    rows = tuple(min(r + 1, game.max_chips) for r in game.rows)
+    if rows == game.rows:
+        return game, f"Every row is at the limit of {game.max_chips} chips already."
+    note = f" (rows stop at {game.max_chips})" if any(r == game.max_chips for r in rows) else ""
+    harder_game = Nim(rows, game.misere, game.max_rows, game.max_chips)
+    return harder_game, f"Next game is harder: one more chip in every row{note}."
+
+
+def play_series(console: Console, game: Nim, human_first: bool, escalate: bool) -> None:
+    """Games against Bouton's strategy through the generic play loop, one after the other
+    while the person wants another; after a win the next one is harder (``escalate``)."""
+    from boardgames.cli.play import Session
+    from boardgames.core.players import find_player
+    from boardgames.core.registry import plugin
+
+    bouton = find_player(game, "bouton")
+    sides = (None, bouton) if human_first else (bouton, None)
+    try:
+        while True:
+            mode = (
+                "misère: whoever takes the last chip loses"
+                if game.misere
+                else ("whoever takes the last chip wins")
+            )
+            console.print(
+                f"\n[bold]Nim[/] with rows {' '.join(map(str, game.rows))} ({mode}). "
+                f"{'You move' if human_first else 'I move'} first."
+            )
+            session = Session(plugin("nim"), game, game.initial_state(), sides)
+            winner = session.run()
+            if not session.finished:
+                return
+            if winner is not None and sides[winner] is None and escalate:
+                game, said = harder(game)
+                console.print(said)
+            if not confirm(console, "Another game?"):
+                console.print("Thanks for playing.")
+                return
+    except EndOfInput:
+        console.print("Goodbye.")
 
 
 # --- compare ---------------------------------------------------------------------------

@@ -94,3 +94,42 @@ def bit_columns(rows: Rows) -> list[int]:
 def column_counts(rows: Rows) -> list[int]:
     """Number of ones in each binary column, highest column first."""
     return [sum(1 for r in rows if r & c) for c in bit_columns(rows)]
+
+
+def binary(value: int, width: int) -> str:
+    """``value`` in binary, ``width`` digits."""
+    return format(value, f"0{width}b")
+
+
+def describe_move(move: NimMove) -> str:
+    """``take 2 from row 3`` (rows numbered from 1)."""
+    return f"take {move.take} from row {move.row + 1}"
+
+
+def explain_move(rows: Rows, move: NimMove, misere: bool) -> str:
+    """Why ``move`` wins: the row before and after, the nim-sum before and after."""
+    after = move.apply(rows)
+    before_sum, after_sum = nim_sum(rows), nim_sum(after)
+    width = max(1, max(rows).bit_length())
+    text = (
+        f"row {move.row + 1} goes {rows[move.row]} -> {after[move.row]}, "
+        f"nim-sum {before_sum} ({binary(before_sum, width)}) -> "
+        f"{after_sum} ({binary(after_sum, width)})"
+    )
+    if misere and all(r <= 1 for r in after):
+        ones = sum(after)
+        plural = "s" if ones != 1 else ""
+        text += f", leaving {ones} single chip{plural} (odd: the opponent takes the last)"
+    elif after_sum == 0:
+        text += ": every column even"
+    return text
+
+
+def why(rows: Rows, move: NimMove, misere: bool) -> str:
+    """Bouton's reason for ``move``: why it wins, or why no move does (a waiting move)."""
+    if is_safe(move.apply(rows), misere) and not is_safe(rows, misere):
+        return explain_move(rows, move, misere)
+    return (
+        f"the nim-sum is {nim_sum(rows)}, every column is even, so there is no winning move; "
+        "take a single chip and wait for a mistake"
+    )

@@ -24,12 +24,12 @@ from boardgames.kalah.cli.options import (
     position,
     position_options,
     pv_text,
-    score_text,
     search_options,
 )
 from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
+    score_text,
 )
 from boardgames.kalah.play.engine import EngineConfig
 from boardgames.kalah.play.program import (

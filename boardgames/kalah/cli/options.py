@@ -117,17 +117,6 @@ def player_text(kind: str, program: EngineConfig) -> str:
     return f"program ({program.describe()})" if kind == "program" else kind
 
 
-def score_text(game: Kalah, state: State) -> tuple[str, str]:
-    """("A 32, B 40", "B wins by 8") for a finished game."""
-    stores = game.final_stores(state)
-    assert stores is not None
-    a, b = stores
-    if a == b:
-        return f"A {a}, B {b}", "a draw"
-    winner = "A" if a > b else "B"
-    return f"A {a}, B {b}", f"{winner} wins by {abs(a - b)}"
-
-
 def group_pv(game: Kalah, state: State, pv: list[int]) -> list[tuple[int, list[int]]]:
     """The principal variation as compound moves: [(player, pits), ...]."""
     out: list[tuple[int, list[int]]] = []

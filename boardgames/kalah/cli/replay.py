@@ -16,11 +16,11 @@ from boardgames.core.svg import write_svg
 from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     load_record,
-    score_text,
     setup_text,
 )
 from boardgames.kalah.game import (
     PLAYER_NAMES,
+    score_text,
 )
 from boardgames.kalah.record import Record, ReplayStep
 from boardgames.kalah.svg import animation, frames_of_game

@@ -20,7 +20,7 @@ from boardgames.core.progress import (
     interruptible,
     stopped_message,
 )
-from boardgames.kalah.cli.options import plural, position, position_options, score_text, setup_text
+from boardgames.kalah.cli.options import plural, position, position_options, setup_text
 from boardgames.kalah.cli.solve_jobs import job_options, run_job_solve
 from boardgames.kalah.cli.solve_jobs import wanted as job_solve_wanted
 from boardgames.kalah.cli.tables import endgame_option, load_table, table_stones
@@ -33,7 +33,7 @@ from boardgames.kalah.exact.sizing import (
     default_hash_mb,
     estimate_positions,
 )
-from boardgames.kalah.game import PLAYER_NAMES, Kalah
+from boardgames.kalah.game import PLAYER_NAMES, Kalah, score_text
 from boardgames.kalah.play.guess import FirstGuess
 from boardgames.kalah.play.warm import GUESS_STEP, SOLVER_STEP
 
