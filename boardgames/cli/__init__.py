@@ -59,6 +59,10 @@ BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
         "boardgames.cli.compare:compare",
         "Compare search strategies or counting methods side by side.",
     ),
+    "match": (
+        "boardgames.cli.match:match",
+        "Two players of any two-player game play paired games.",
+    ),
     "cache": ("boardgames.cli.cache:cache", "Endgame tables and compiled kernels on disk."),
     "serve": (
         "boardgames.cli.serve:serve",

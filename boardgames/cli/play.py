@@ -514,7 +514,8 @@ def play_feature(spec: GamePlugin) -> click.Command:
 
         check_output("--record", record)
         game = make_game(spec, options)
-        state, before = game.initial_state(), []
+        state: Any = game.initial_state()
+        before: list[int] | None = []
         if start.strip() and isinstance(game, PositionNotation):
             state, before = parse_position(game, start), None
         elif start.strip():

@@ -130,7 +130,7 @@ class KalahPerfect:
             if asked():
                 raise Cancelled("stopped before a move was found") from None
         else:
-            turn = tuple(r.pv) or (r.best_move,)
+            turn = tuple(r.pv) or ((r.best_move,) if r.best_move is not None else ())
             how = "endgame tables" if r.strategy != "solver" else "solved"
             return Answer(
                 turn[0], r.value, True, None, r.nodes, time.perf_counter() - t0, "solver",

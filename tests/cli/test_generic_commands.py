@@ -142,3 +142,30 @@ def test_generic_compare_runs_and_the_strategies_agree(name: str) -> None:
     report = json.loads(result.stdout)
     assert report["agree"] is True
     assert {r["strategy"] for r in report["results"]} >= {"minimax", "alphabeta"}
+
+
+def test_a_match_of_bouton_wins_the_first_players_won_start() -> None:
+    """Nim 3 4 5 is a first-player win (its nim-sum is 2): Bouton's strategy moving first
+    wins it against anyone; the pair's other game has the sides swapped."""
+    result = run(["match", "nim", "--a", "bouton", "--b", "random", "--opening", "0",
+                  "--games", "1", "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    first, second = data["games"]
+    assert (first["a_plays"], second["a_plays"]) == (0, 1)
+    assert first["margin"] == 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_match_plays_every_game_to_the_end(name: str) -> None:
+    result = run(["match", name, "--a", "random", "--b", "easy", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["wins"] + data["draws"] + data["losses"] == 4 == len(data["games"])
+    assert all(g["moves"] > 0 for g in data["games"])
+
+
+def test_a_match_names_an_unknown_player_in_one_line() -> None:
+    result = run(["match", GAMES[0], "--b", "robot"])
+    assert result.exit_code == 2 and "no player 'robot'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
