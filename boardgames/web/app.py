@@ -1,9 +1,12 @@
 """The Starlette app of ``boardgames serve``: the page, its static files and the JSON API.
 
-The page is built from the game registry: the generic *Play* view serves every
-registered two-player game (:mod:`boardgames.web.play`, ``/api/games/...``), and a game's
-own extras (its plugin's ``web``, a :class:`~boardgames.web.extras.WebExtras`) add their
-tabs, scripts and routes under ``/api/<game>/``. This module names no game.
+The page is built from the game registry: the generic tabs serve every registered
+two-player game (*Play*: :mod:`boardgames.web.play`, *Review*:
+:mod:`~boardgames.web.review`, *Compare*: :mod:`~boardgames.web.compare`; all under
+``/api/games/{game}/...``), calling the hooks of a game's own extras (its plugin's
+``web``, a :class:`~boardgames.web.extras.WebExtras`: an animation, a record reader, a
+side panel), whose tabs, scripts and routes (under ``/api/<game>/``) add what the generic
+tabs cannot show (the queens puzzle). This module names no game.
 
 Every route answers JSON (the page and its static files aside); every fault is
 ``{"error": "one line"}`` with a 4xx status (5xx only for a bug, and then without a
@@ -23,6 +26,7 @@ import json
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from boardgames.core.protocol import GameError
 from boardgames.core.registry import load, plugins
-from boardgames.web import play
+from boardgames.web import compare, play, review
 from boardgames.web.extras import Endpoint, Handler, Prepare, WebExtras
 from boardgames.web.inputs import BadInput, parse_json
 from boardgames.web.jobs import Busy, Job, JobManager
@@ -49,7 +53,7 @@ from boardgames.web.security import (
 )
 
 STATIC = Path(__file__).parent / "static"
-RESERVED = ("games", "jobs")
+RESERVED = ("games", "jobs", "records", "review", "compare")
 """Names under ``/api/`` that the shared routes use: no game's extras go there."""
 STREAM_CLOSING_SECONDS = 0.5
 """When the server stops, an event stream ends at most this long after (with its job,
@@ -125,6 +129,8 @@ class WebApp:
             kwargs["job_seconds"] = job_seconds
         self.jobs = JobManager(**kwargs)
         self.extras = load_extras()
+        self.hooks = dict(self.extras)
+        """Each game's extras by name: the hooks the generic tabs call."""
         self.max_body = max([MAX_BODY, *(e.max_body or 0 for _, e in self.extras)])
         """The largest request body any route takes (the Guard's cap)."""
         self._page: str | None = None
@@ -263,10 +269,13 @@ class WebApp:
         if self._games is None:
             extras = {
                 name: {
-                    "api": f"/api/{name}/",
+                    "api": f"/api/{name}/" if e.routes is not None else None,
                     "scripts": [f"/static/{name}/{s}" for s in e.scripts],
                     "styles": [f"/static/{name}/{s}" for s in e.styles],
                     "tabs": [{"id": tab, "label": label} for tab, label in e.tabs],
+                    "animates": e.animate is not None,
+                    "reads_records": e.read_record is not None,
+                    "panel": e.panel is not None,
                 }
                 for name, e in self.extras
             }
@@ -278,36 +287,46 @@ class WebApp:
         return JSONResponse(listed, headers={"cache-control": "no-store"})
 
     def routes(self) -> list[BaseRoute]:
+        hooks = self.hooks
+        game = "/api/games/{game}"
+        post = ["POST"]
+        review_job = self.start("review", partial(review.prepare_review, extras=hooks), limit=1)
+        compare_job = self.start("compare", compare.prepare, limit=1)
+        compare_options = self.api(compare.options)
         shared: list[BaseRoute] = [
             Route("/", self.index),
             Route("/api/games", self.games),
-            Route("/api/games/{game}/position", self.api(play.position), methods=["POST"]),
-            Route("/api/games/{game}/move", self.api(play.move), methods=["POST"]),
-            Route(
-                "/api/games/{game}/program",
-                self.start("program", play.prepare_program),
-                methods=["POST"],
-            ),
-            Route(
-                "/api/games/{game}/hint", self.start("hint", play.prepare_hint), methods=["POST"]
-            ),
-            Route(
-                "/api/games/{game}/analyse",
-                self.start("analyse", play.prepare_analyse),
-                methods=["POST"],
-            ),
+            Route(f"{game}/position", self.api(partial(play.position, extras=hooks)),
+                  methods=post),
+            Route(f"{game}/move", self.api(partial(play.move, extras=hooks)), methods=post),
+            Route(f"{game}/record", self.api(partial(play.record, extras=hooks)), methods=post),
+            Route(f"{game}/program",
+                  self.start("program", partial(play.prepare_program, extras=hooks)),
+                  methods=post),
+            Route(f"{game}/hint", self.start("hint", play.prepare_hint), methods=post),
+            Route(f"{game}/analyse", self.start("analyse", play.prepare_analyse), methods=post),
+            Route(f"{game}/review", review_job, methods=post),
+            Route(f"{game}/compare", compare_job, methods=post),
+            Route(f"{game}/compare/options", compare_options, methods=post),
+            # the older URLs of the review and the comparison: the game in the body
+            Route("/api/review", review_job, methods=post),
+            Route("/api/compare", compare_job, methods=post),
+            Route("/api/compare/options", compare_options, methods=post),
+            Route("/api/records/read", self.api(partial(play.read_any, extras=hooks)),
+                  methods=post),
             Route("/api/jobs/{job_id}", self.job_state),
             Route("/api/jobs/{job_id}/events", self.job_events),
-            Route("/api/jobs/{job_id}/cancel", self.job_cancel, methods=["POST"]),
-        ]
+            Route("/api/jobs/{job_id}/cancel", self.job_cancel, methods=post),
+        ]  # fmt: skip
         taken = {r.path for r in shared if isinstance(r, Route)}
         games: list[BaseRoute] = []
         statics: list[BaseRoute] = []
         for name, extras in self.extras:
-            own = extras.routes(self)
-            games.append(Mount(f"/api/{name}", routes=own))
-            for alias, target in extras.aliases:
-                games += self._alias(name, alias, target, own, taken)
+            if extras.routes is not None:
+                own = extras.routes(self)
+                games.append(Mount(f"/api/{name}", routes=own))
+                for alias, target in extras.aliases:
+                    games += self._alias(name, alias, target, own, taken)
             if extras.static is not None:
                 statics.append(Mount(f"/static/{name}", StaticFiles(directory=extras.static)))
         return [
@@ -323,7 +342,7 @@ class WebApp:
     ) -> list[BaseRoute]:
         """The route ``target`` of a game's extras again at the older URL ``alias``."""
         route = next((r for r in own if isinstance(r, Route) and r.path == target), None)
-        shared = alias.startswith(("/api/games", "/api/jobs"))
+        shared = alias.split("/")[2:3] in ([r] for r in RESERVED)
         if route is None or not alias.startswith("/api/") or shared or alias in taken:
             _warn(f"game {name!r}: cannot answer {alias} with its route {target}")
             return []

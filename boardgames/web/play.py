@@ -11,32 +11,47 @@ each, so it keeps no game state. The answer describes the position: its SVG (the
 makes clickable) or its text board, the legal moves with their notation, who moves, the
 result.
 
-The program's move, the hint and the analysis are :func:`boardgames.core.engine.think` and
-:func:`~boardgames.core.engine.candidates` run as jobs; a job's Cancel stops the search
-(its ``stop`` reads the job's state; a compiled search is aborted too). Their answers word
-the value for people (:func:`value_words`: ``win by 3 (exact)``, ``win by at least 2``,
-``+14 (estimate)``), keep how it was found (``how``: engine, depth, positions) apart for
-the page's details, and say the time the level gave (``budget``) and whether a proof took
-longer (``overran``).
+The program's move is a player's (:func:`boardgames.core.players.find_player`: the
+generic levels, ``random``, a game's own such as Kalah's presets; its whole turn), the hint
+and the analysis are :func:`boardgames.core.engine.think` and
+:func:`~boardgames.core.engine.candidates`, all run as jobs; a job's Cancel stops the
+search (its ``stop`` reads the job's state; a compiled search is aborted too). Their
+answers word the value for people (:func:`value_words`: ``win by 3 (exact)``, ``win by at
+least 2``, ``+14 (estimate)``), keep how it was found (``how``: engine, depth, positions)
+apart for the page's details, and say the time the level gave (``budget``) and whether a
+proof took longer (``overran``).
+
+A game's web extras (:class:`~boardgames.web.extras.WebExtras`) add to the answers: the
+frames of a move's animation (``animate``), a side panel (``panel``), the reading of
+records in its own format (``read_record``); its plugin's ``records`` writes the record
+*Download record* saves (:mod:`boardgames.core.records`) and its ``commentary`` the words
+after a move.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import shlex
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from boardgames.core import commentary
 from boardgames.core.capabilities import Drawing, PositionNotation, capabilities, parse_position
 from boardgames.core.engine import LEVELS, Answer, candidates, numba_ready, think
 from boardgames.core.engine import Cancelled as SearchCancelled
+from boardgames.core.players import Player, find_player, generic_players, players
 from boardgames.core.protocol import GameError, State, quote
 from boardgames.core.registry import GAME, GamePlugin, UnknownGame, plugin, plugins
-from boardgames.web.inputs import BadInput, choice, int_list, number, text, whole
+from boardgames.web.extras import WebExtras
+from boardgames.web.inputs import BadInput, choice, flag, int_list, number, text, whole
 from boardgames.web.jobs import Cancelled, Job
+
+Extras = Mapping[str, WebExtras]
+"""The installed games' web extras, by game name (the app's)."""
 
 MAX_MOVES = 5000
 """Moves a game may hold (a long real game has a few hundred)."""
@@ -50,6 +65,12 @@ MOVE_LIMIT = 2**53
 """Protocol moves are whole numbers within JavaScript's exact integers."""
 SHOWN_LEGAL = 12
 """Legal moves an error message lists."""
+MAX_RECORD = 2 * 2**20
+"""Bytes of a record file read on the page (as the record readers take)."""
+MAX_ANIMATION = 4 * 2**20
+"""Bytes of SVG a move's animation may send (a hook that draws more is not shown)."""
+MAX_LABEL = 80
+"""Characters of a player's name in a record."""
 
 
 @dataclass
@@ -175,7 +196,7 @@ def _replay(setup: Setup, items: list[str]) -> tuple[list[int], str | None]:
     for k, item in enumerate((i for i in items if i), len(setup.moves) + 1):
         if k > MAX_MOVES:
             return moves, f"the record holds more than {MAX_MOVES:,} moves"
-        if _over(game, state):
+        if game_over(game, state):
             return moves, f"move {k} ({quote(item)}) comes after the end of the game"
         try:
             move = game.parse_move(item, state)
@@ -203,7 +224,7 @@ def _moves_to(game: Any, words: str, position: State) -> list[int] | None:
         return moves or None
     rest = words.lstrip(_GAPS)
     while rest:
-        if _over(game, state) or len(moves) >= MAX_MOVES:
+        if game_over(game, state) or len(moves) >= MAX_MOVES:
             return None
         texts = sorted(((game.format_move(m), m) for m in game.legal_moves(state)),
                        key=lambda item: -len(item[0]))  # fmt: skip
@@ -220,7 +241,7 @@ def _moves_to(game: Any, words: str, position: State) -> list[int] | None:
 def _advance(setup: Setup, move: int, label: str) -> None:
     """Play ``move`` in ``setup`` after checking that it is legal."""
     game, state = setup.game, setup.now
-    if _over(game, state):
+    if game_over(game, state):
         raise BadInput(f"{label} ({move}) comes after the end of the game")
     legal = game.legal_moves(state)
     if move not in legal:
@@ -232,7 +253,8 @@ def _advance(setup: Setup, move: int, label: str) -> None:
     setup.moves.append(move)
 
 
-def _over(game: Any, state: State) -> bool:
+def game_over(game: Any, state: State) -> bool:
+    """True when the game is over in ``state`` (a result, or no legal move)."""
     return game.outcome(state) is not None or not game.legal_moves(state)
 
 
@@ -293,10 +315,11 @@ def board_text(game: Any, state: State) -> str:
     return out.getvalue().rstrip()
 
 
-def describe(setup: Setup) -> dict[str, Any]:
-    """What the page shows of the position (see the module docstring)."""
+def describe(setup: Setup, extras: Extras | None = None) -> dict[str, Any]:
+    """What the page shows of the position (see the module docstring); ``panel``: the
+    game's side panel (its extras' ``panel`` hook), or None."""
     spec, game, state = setup.spec, setup.game, setup.now
-    over = _over(game, state)
+    over = game_over(game, state)
     mover = None if over else game.to_move(state)
     drawing = isinstance(game, Drawing)
     return {
@@ -318,6 +341,7 @@ def describe(setup: Setup) -> dict[str, Any]:
         "result_text": result_text(spec, game, state),
         "winner": winner(game, state),
         "again": bool(setup.again and not over),
+        "panel": panel(setup, extras),
     }
 
 
@@ -325,16 +349,58 @@ def _legal(setup: Setup) -> list[int]:
     return list(setup.game.legal_moves(setup.now))
 
 
-def position(data: dict[str, Any]) -> dict[str, Any]:
+def hooks(setup: Setup | GamePlugin, extras: Extras | None) -> WebExtras | None:
+    """The web extras of the setup's game (None when it has none)."""
+    spec = setup.spec if isinstance(setup, Setup) else setup
+    return None if extras is None else extras.get(spec.name)
+
+
+def panel(setup: Setup, extras: Extras | None) -> dict[str, str] | None:
+    """The game's side panel for the position, if its extras draw one."""
+    own = hooks(setup, extras)
+    if own is None or own.panel is None:
+        return None
+    try:
+        found = own.panel(setup.game, setup.now)
+    except Exception:  # a game's broken hook: the page goes on without its panel
+        return None
+    return None if found is None else {"title": found.title, "html": found.html}
+
+
+def animation(
+    setup: Setup, extras: Extras | None, before: State, move: int
+) -> list[dict[str, Any]] | None:
+    """The frames of ``move`` played in ``before`` (the game's ``animate`` hook), or None
+    when the game has none, or they would be too big to send."""
+    own = hooks(setup, extras)
+    if own is None or own.animate is None:
+        return None
+    try:
+        frames = own.animate(setup.game, before, move)
+    except Exception:  # a game's broken hook: the move is shown without its frames
+        return None
+    if not frames or sum(len(f.svg) for f in frames) > MAX_ANIMATION:
+        return None
+    return [{"svg": f.svg, "beats": f.beats} for f in frames]
+
+
+def remark(setup: Setup, before: State, move: int) -> str | None:
+    """The game's words on a move just played (its plugin's commentary), if any."""
+    return commentary.remark(setup.game, before, move, setup.now)
+
+
+def position(data: dict[str, Any], extras: Extras | None = None) -> dict[str, Any]:
     """``POST /api/games/{game}/position``: the position of a request."""
-    return describe(read_setup(data))
+    return describe(read_setup(data), extras)
 
 
-def move(data: dict[str, Any]) -> dict[str, Any]:
+def move(data: dict[str, Any], extras: Extras | None = None) -> dict[str, Any]:
     """``POST /api/games/{game}/move``: the position after ``move`` (a protocol move) or
-    ``move_text`` (the game's notation, as typed)."""
+    ``move_text`` (the game's notation, as typed); with ``animate``, the frames of the
+    move (``animation``: the game's hook; None without one); ``remark``: the game's words
+    on it."""
     setup = read_setup(data)
-    if _over(setup.game, setup.now):
+    if game_over(setup.game, setup.now):
         raise BadInput("the game is over: there is no move to play")
     if data.get("move_text") is not None:
         typed = text(data, "move_text", 200)
@@ -344,8 +410,183 @@ def move(data: dict[str, Any]) -> dict[str, Any]:
             raise BadInput(_line(e)) from None
     else:
         chosen = whole(data, "move", -MOVE_LIMIT, MOVE_LIMIT)
+    animate = flag(data, "animate")
+    before = setup.now
     _advance(setup, chosen, "the move")
-    return describe(setup)
+    out = describe(setup, extras)
+    out["remark"] = remark(setup, before, chosen)
+    if animate:
+        out["animation"] = animation(setup, extras, before, chosen)
+    return out
+
+
+# --- records: download, and reading a record of any game ------------------------------------
+
+
+def _labels(data: dict[str, Any]) -> tuple[str, str]:
+    """The players' names for the record (``players``: two texts), else the protocol's."""
+    value = data.get("players", ["first player", "second player"])
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_LABEL for v in value)
+    ):
+        raise BadInput(f"players must be two names of 1 to {MAX_LABEL} characters")
+    return " ".join(value[0].split()), " ".join(value[1].split())
+
+
+def record(data: dict[str, Any], extras: Extras | None = None) -> dict[str, Any]:
+    """``POST /api/games/{game}/record``: the game as a record file (``text``, ``name``):
+    the game's own format when its plugin has one that holds the game (Kalah's ``.klh``),
+    else the generic record (:mod:`boardgames.core.records`)."""
+    from boardgames.core.records import generic_text, own_format
+
+    setup = read_setup(data)
+    names = _labels(data)
+    game = setup.game
+    own = own_format(game)
+    written = None if own is None else own.text(game, setup.start, setup.moves, names)
+    if written is not None:
+        suffix = own.suffix  # type: ignore[union-attr]
+    else:
+        before: list[int] | None = [] if not setup.start_text else None
+        written, suffix = generic_text(game, setup.moves, setup.now, before), ".txt"
+    return {"text": written, "name": f"{setup.spec.name}-game{suffix}"}
+
+
+def read_any(data: dict[str, Any], extras: Extras | None = None) -> dict[str, Any]:
+    """``POST /api/records/read``: which game a record's ``text`` is of, and what it holds:
+    ``{"game", "options", "position", "moves", "said"}``; ``{"game": null}`` when it names
+    no game (the page then reads it as the moves of the game chosen). A game's own format
+    is read by its extras' ``read_record``; the generic record (its first line the
+    ``boardgames play GAME ...`` command) and the page's older one (``# game: ...``) here."""
+    body = text(data, "text", MAX_RECORD)
+    for name, own in (extras or {}).items():
+        if own.read_record is None or plugin(name).kind != GAME:
+            continue
+        try:
+            found = own.read_record(body)
+        except GameError as e:
+            raise BadInput(f"not a record this toolkit reads: {_line(e)}") from None
+        if found is None:
+            continue
+        read = read_setup({"game": name, "options": found.options,
+                           "position": found.position, "moves": found.moves})  # fmt: skip
+        return {**_opened(read, extras), "players": found.players, "said": found.said}
+    named = _named_record(body)
+    if named is None:
+        return {"game": None}
+    return _opened(read_setup(named), extras)
+
+
+def _opened(setup: Setup, extras: Extras | None) -> dict[str, Any]:
+    return {
+        "game": setup.spec.name,
+        "options": setup.options,
+        "position": setup.start_text or None,
+        "moves": list(setup.moves),
+        "said": f"{len(setup.moves)} moves of {setup.spec.title}",
+    }
+
+
+_COMMAND = re.compile(r"^#\s*boardgames\s+play\s+(\S+)(.*)$")
+_SAID = re.compile(r"^#\s*(game|options|start)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def _named_record(body: str) -> dict[str, Any] | None:
+    """The request (game, options, position, record) of a record that names its game:
+    the generic record (``# boardgames play nim --rows '3 4 5'``, ``moves: ...``,
+    ``position: ...``) or the page's older one (``# game: nim``, ``# options: rows=3,4,5``,
+    ``# start: ...``, then the moves); None for a text that names none."""
+    lines = body.splitlines()
+    head = next((line for line in lines if line.strip()), "").strip()
+    command = _COMMAND.match(head)
+    if command is not None:
+        return _generic_record(command[1], command[2], lines)
+    said = {}
+    for line in lines:
+        found = _SAID.match(line)
+        if found is not None:
+            said[found[1].lower()] = found[2]
+    if "game" not in said:
+        return None
+    options: dict[str, str] = {}
+    last = None
+    for piece in said.get("options", "").split(","):
+        key, eq, value = piece.partition("=")
+        if eq:
+            last = key.strip()
+            options[last] = value.strip()
+        elif last is not None:
+            options[last] += f",{piece.strip()}"
+        elif piece.strip():
+            raise BadInput(f"the record's options must be name=value, got {quote(piece)}")
+    rest = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    return {"game": said["game"], "options": options, "position": said.get("start") or None,
+            "record": rest}  # fmt: skip
+
+
+def _generic_record(name: str, flags: str, lines: list[str]) -> dict[str, Any]:
+    """The request of a generic record (:func:`boardgames.core.records.generic_text`)."""
+    try:
+        spec = plugin(name)
+    except UnknownGame as e:
+        raise BadInput(str(e), 404) from None
+    try:
+        words = shlex.split(flags)
+    except ValueError:
+        raise BadInput("the record's first line is not a boardgames play command") from None
+    by_flag = {o.flag: o for o in spec.options}
+    options: dict[str, Any] = {}
+    k = 0
+    while k < len(words):
+        option = by_flag.get(words[k])
+        if option is None:
+            raise BadInput(f"the record's command has an unknown option {quote(words[k])}")
+        if option.kind == "bool":
+            options[option.name] = True
+            k += 1
+            continue
+        if k + 1 >= len(words):
+            raise BadInput(f"the record's command gives no value to {option.flag}")
+        options[option.name] = words[k + 1]
+        k += 2
+    fields = {}
+    for line in lines:
+        key, colon, value = line.partition(":")
+        if colon and key.strip() in ("moves", "position"):
+            fields[key.strip()] = value.strip()
+    body: dict[str, Any] = {"game": spec.name, "options": options}
+    if fields.get("moves"):
+        game = spec.make(**options)
+        body["moves"] = _spelled(game, fields["moves"])
+    elif fields.get("position"):
+        body["position"] = fields["position"]
+    return body
+
+
+def _spelled(game: Any, words: str) -> list[int]:
+    """The moves from the start that ``words`` writes one after the other, separated by
+    commas or spaces (each the longest legal move's text that fits: Nim's moves hold a
+    space)."""
+    state, moves = game.initial_state(), list[int]()
+    rest = words.strip(_GAPS)
+    while rest:
+        if game_over(game, state) or len(moves) >= MAX_MOVES:
+            raise BadInput(f"the record's moves go on after the end of the game: {quote(rest)}")
+        texts = sorted(((game.format_move(m), m) for m in game.legal_moves(state)),
+                       key=lambda item: -len(item[0]))  # fmt: skip
+        found = next(
+            (m for word, m in texts if rest.startswith(word)
+             and (len(rest) == len(word) or rest[len(word)] in _GAPS)),
+            None,
+        )  # fmt: skip
+        if found is None:
+            raise BadInput(f"move {len(moves) + 1} of the record ({quote(rest)}) is not legal")
+        rest = rest[len(game.format_move(found)) :].lstrip(_GAPS)
+        state, _ = game.play(state, found)
+        moves.append(found)
+    return moves
 
 
 # --- the program: its move, a hint, an analysis (jobs) --------------------------------------
@@ -375,25 +616,28 @@ def read_level(data: dict[str, Any]) -> dict[str, Any]:
     return dict(LEVELS[level])
 
 
-def _searching(setup: Setup, job: Job, work: Callable[[Callable[[], bool]], Any]) -> Any:
+def searching(
+    setup: Setup, job: Job, work: Callable[[Callable[[], bool]], Any], **progress: Any
+) -> Any:
     """Run ``work(stop)`` for ``setup``'s game as the job's search: after the searches of
     the same game before it, stopped by the job's Cancel (``stop`` reads it; a compiled
-    search is aborted at once)."""
+    search is aborted at once). ``progress``: what the job says while it searches
+    (``stage="thinking"`` unless given)."""
     game = setup.game
     lock = search_lock(game)
-    job.report(stage="waiting for another search of this game")
-    while not lock.acquire(timeout=0.1):
-        job.check()
+    if not lock.acquire(blocking=False):
+        job.report(**{**progress, "stage": "waiting for another search of this game"})
+        while not lock.acquire(timeout=0.1):
+            job.check()
     searcher = None
     try:
         if numba_ready(game):
-            job.report(stage="loading the compiled engine")
             from boardgames.core.strategies import numba_searcher
 
             searcher = numba_searcher(game)
             searcher.ws.resume()  # a cancel that came late for an earlier search
             job.on_cancel = searcher.ws.abort
-        job.report(stage="thinking")  # and a cancel that came before the hook: stop here
+        job.report(**(progress or {"stage": "thinking"}))  # a cancel before the hook: stop
         return work(lambda: job.cancelled)
     except SearchCancelled:
         raise Cancelled from None
@@ -447,7 +691,7 @@ def _caps(setup: Setup) -> list[str]:
 
 
 def _think(setup: Setup, job: Job, level: dict[str, Any]) -> Answer:
-    answer: Answer = _searching(
+    answer: Answer = searching(
         setup, job, lambda stop: think(setup.game, setup.now, stop=stop, **level)
     )
     return answer
@@ -455,7 +699,7 @@ def _think(setup: Setup, job: Job, level: dict[str, Any]) -> Answer:
 
 def _ready(data: dict[str, Any]) -> tuple[Setup, dict[str, Any]]:
     setup = read_setup(data)
-    if _over(setup.game, setup.now):
+    if game_over(setup.game, setup.now):
         raise BadInput("the game is over: there is no move to choose")
     return setup, read_level(data)
 
@@ -464,27 +708,87 @@ def _late(out: dict[str, Any]) -> str:
     return f" {out['overran_text']}" if out["overran_text"] else ""
 
 
-def prepare_program(data: dict[str, Any]) -> Callable[[Job], Any]:
-    """The program's move for the side to move (within the level's time: ``seconds`` is
-    passed to the search, and ``overran`` says when a proof took longer), and the
-    position after it."""
+def read_player(setup: Setup, data: dict[str, Any]) -> Player | None:
+    """The player ``player`` names (a name of :func:`boardgames.core.players.players` or a
+    spec such as ``depth=4``), or None when the request names none (the program at the
+    ``level``)."""
+    if data.get("player") is None:
+        return None
+    name = text(data, "player", MAX_LABEL).strip()
+    try:
+        return find_player(setup.game, name)
+    except GameError as e:
+        raise BadInput(_line(e)) from None
+
+
+def prepare_program(data: dict[str, Any], extras: Extras | None = None) -> Callable[[Job], Any]:
+    """The move of the side to move (its whole turn where the same side moves again) by
+    ``player``, or by the program at the ``level`` (within its time: ``seconds`` is passed
+    to the search, and ``overran`` says when a proof took longer); ``steps``: each move
+    played, with the position after it (and, with ``animate``, its frames); ``position``:
+    the position after the last."""
     setup, level = _ready(data)
+    chosen = read_player(setup, data)
+    animate = flag(data, "animate")
+    own = set(players(setup.game)) - set(generic_players())  # the game's own players
 
     def work(job: Job) -> dict[str, Any]:
-        answer = _think(setup, job, level)
+        if chosen is None:
+            answer, budget = _think(setup, job, level), level["seconds"]
+        else:
+            answer = searching(
+                setup, job, lambda stop: chosen.choose(setup.game, setup.now, stop=stop)
+            )
+            budget = None
         job.check()
-        assert answer.move is not None
-        out = answer_json(setup, answer, level["seconds"])
+        turn = list(answer.moves())
+        if not turn:
+            raise BadInput("the program found no move")
+        out = answer_json(setup, answer, budget)
         who, name = _capital(out["player_name"]), out["player_name"]
-        out["said"] = (
-            f"{who} (the program) played {out['text']}. Its value for {name}: {out['words']}."
-            + _late(out)
-        )
-        _advance(setup, answer.move, "the program's move")
-        out["position"] = describe(setup)
+        by = "the program" if chosen is None else chosen.name
+        played = " then ".join(setup.game.format_move(m) for m in turn)
+        out["text"] = played
+        value = "" if answer.engine == "random" else f" Its value for {name}: {out['words']}."
+        why = _why(setup, turn[0], answer.exact or (chosen is not None and chosen.name in own))
+        out["said"] = f"{who} ({by}) played {played}.{value}{why}"
+        out["said"] += _late(out)
+        out["player_label"] = by
+        steps = []
+        for move in turn:
+            if game_over(setup.game, setup.now):
+                break
+            before = setup.now
+            _advance(setup, move, "the program's move")
+            step: dict[str, Any] = {
+                "move": move,
+                "text": setup.game.format_move(move),
+                "position": describe(setup, extras),
+                "remark": remark(setup, before, move),
+            }
+            if animate:
+                step["animation"] = animation(setup, extras, before, move)
+            steps.append(step)
+        out["steps"] = steps
+        out["position"] = steps[-1]["position"]
         return out
 
     return work
+
+
+def _why(setup: Setup, move: int, best: bool) -> str:
+    """`` Why: ...`` the game's reason for ``move`` (its commentary), when the move is a
+    best one (an exact answer, or the game's own player's): else nothing."""
+    if not best:
+        return ""
+    try:
+        words = commentary.reason(setup.game, setup.now, move)
+    except Exception:  # a game's broken hook: no reason given
+        return ""
+    if not words:
+        return ""
+    words = words.strip()
+    return f" Why: {words}{'' if words.endswith('.') else '.'}"
 
 
 def prepare_hint(data: dict[str, Any]) -> Callable[[Job], Any]:
@@ -496,9 +800,11 @@ def prepare_hint(data: dict[str, Any]) -> Callable[[Job], Any]:
         job.check()
         out = answer_json(setup, answer, level["seconds"])
         line = " ".join(out["pv"][:8])
+        why = "" if answer.move is None else _why(setup, answer.move, answer.exact)
         out["said"] = (
             f"Hint for {out['player_name']}: {out['text']}. Its value: {out['words']}."
             + (f" Line: {line}." if len(out["pv"]) > 1 else "")
+            + why
             + _late(out)
         )
         return out
@@ -527,7 +833,7 @@ def prepare_analyse(data: dict[str, Any]) -> Callable[[Job], Any]:
             timing.append(time.perf_counter() - t0)
 
     def work(job: Job) -> dict[str, Any]:
-        found = _searching(setup, job, search)
+        found = searching(setup, job, search)
         job.check()
         spent = timing[-1]
         rows = [
@@ -563,7 +869,9 @@ def _capital(words: str) -> str:
 
 
 def catalogue(extras: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """``GET /api/games``: every installed game as the page builds its forms from it."""
+    """``GET /api/games``: every installed game as the page builds its forms from it:
+    options, capabilities, players (two-player games: name and description, for the
+    sides' menus), what its extras add (``extras``)."""
     games = []
     for name, spec in plugins().items():
         games.append(
@@ -588,10 +896,22 @@ def catalogue(extras: dict[str, dict[str, Any]]) -> dict[str, Any]:
                 ],
                 "capabilities": _capabilities(spec),
                 "engine": engine_words(spec),
+                "players": _players(spec),
                 "extras": extras.get(name),
             }
         )
     return {"games": games, "levels": list(LEVELS), "level_help": level_help()}
+
+
+def _players(spec: GamePlugin) -> list[dict[str, str]]:
+    """The named players of a two-player game (its default setup), for the page's menus."""
+    if spec.kind != GAME:
+        return []
+    try:
+        found = players(spec.make())
+    except Exception:  # a game whose players cannot be listed plays with the levels
+        return [{"name": n, "description": LEVEL_WORDS.get(n, n)} for n in LEVELS]
+    return [{"name": n, "description": str(p.description)} for n, p in found.items()]
 
 
 LEVEL_WORDS = {

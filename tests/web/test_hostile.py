@@ -14,39 +14,40 @@ import pytest
 from boardgames.web.security import cookie_name
 from tests.web.conftest import BASE, ORIGIN, PORT, TOKEN, Client, make_client
 
-GOOD_NIM = {"layout": [3, 4, 5]}
-KALAH = {"pits": 4, "seeds": 3, "players": ["human", "program"], "sowings": []}
+GOOD_NIM = {"options": {"rows": "3 4 5"}}
+KALAH = {"options": {"pits": 4, "seeds": 3}, "moves": []}
+NIM = "/api/games/nim/position"
 POSTS = [
-    "/api/kalah/new",
-    "/api/kalah/sow",
-    "/api/kalah/record",
-    "/api/kalah/open",
-    "/api/kalah/program",
-    "/api/kalah/hint",
+    "/api/games/kalah/position",
+    "/api/games/kalah/move",
+    "/api/games/kalah/record",
+    "/api/games/kalah/program",
+    "/api/games/kalah/hint",
+    "/api/games/kalah/analyse",
+    "/api/games/kalah/review",
+    "/api/games/kalah/compare",
+    "/api/games/kalah/compare/options",
+    "/api/records/read",
     "/api/review",
-    "/api/nim/position",
-    "/api/nim/take",
-    "/api/nim/program",
-    "/api/nim/hint",
+    "/api/compare",
+    "/api/compare/options",
     "/api/queens/steps",
     "/api/queens/solutions",
     "/api/queens/count",
-    "/api/compare",
-    "/api/compare/options",
-    "/api/kalah/review",
-    "/api/kalah/compare",
     "/api/games/nim/position",
     "/api/games/nim/move",
     "/api/games/nim/program",
     "/api/games/nim/hint",
     "/api/games/nim/analyse",
+    "/api/games/connect4/review",
+    "/api/games/connect4/compare",
 ]
 
 
 def still_serving(client: Client) -> None:
-    answer = client.post("/api/nim/position", GOOD_NIM)
+    answer = client.post(NIM, GOOD_NIM)
     assert answer.status_code == 200, answer.text
-    assert answer.json()["nim_sum"] == 2
+    assert answer.json()["text"] == "3 4 5" and 'data-nim-sum="2"' in answer.json()["panel"]["html"]
 
 
 def assert_refused(response: Any, statuses: tuple[int, ...]) -> None:
@@ -79,7 +80,7 @@ def test_no_token(app_client: Client, path: str) -> None:
 def test_wrong_token_cookie(app_client: Client, cookie: str) -> None:
     app_client.client.cookies.clear()
     headers = {"Cookie": f"{cookie_name(PORT)}={cookie}".encode(), "Origin": BASE.encode()}
-    response = app_client.client.post("/api/nim/position", json=GOOD_NIM, headers=headers)
+    response = app_client.client.post(NIM, json=GOOD_NIM, headers=headers)
     assert_refused(response, (403,))
     app_client.client.get(f"/?token={TOKEN}", follow_redirects=False)
     still_serving(app_client)
@@ -128,9 +129,7 @@ def test_the_token_becomes_a_strict_http_only_cookie() -> None:
 def test_foreign_host(app_client: Client, host: str) -> None:
     response = app_client.client.get("/", headers={"Host": host})
     assert_refused(response, (400, 421))
-    post = app_client.client.post(
-        "/api/nim/position", json=GOOD_NIM, headers={"Host": host, **ORIGIN}
-    )
+    post = app_client.client.post(NIM, json=GOOD_NIM, headers={"Host": host, **ORIGIN})
     assert_refused(post, (400, 421))
     still_serving(app_client)
 
@@ -140,9 +139,7 @@ def test_foreign_host(app_client: Client, host: str) -> None:
 )
 def test_local_hosts_are_served(app_client: Client, host: str) -> None:
     origin = {"Origin": f"http://{host.lower()}"}
-    response = app_client.client.post(
-        "/api/nim/position", json=GOOD_NIM, headers={"Host": host, **origin}
-    )
+    response = app_client.client.post(NIM, json=GOOD_NIM, headers={"Host": host, **origin})
     assert response.status_code == 200
 
 
@@ -162,16 +159,17 @@ def test_local_hosts_are_served(app_client: Client, host: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "/api/nim/take",
-        "/api/kalah/program",
-        "/api/jobs/abc/cancel",
         "/api/games/nim/move",
         "/api/games/kalah/program",
+        "/api/jobs/abc/cancel",
+        "/api/records/read",
+        "/api/games/kalah/review",
+        "/api/games/connect4/compare",
     ],
 )
 def test_foreign_origin(app_client: Client, origin: str | None, path: str) -> None:
     headers = {} if origin is None else {"Origin": origin}
-    body = {**GOOD_NIM, "row": 0, "take": 1} if "nim" in path else KALAH
+    body = {**GOOD_NIM, "move": 1} if "nim" in path else {**KALAH, "moves": [0], "text": "x"}
     response = app_client.client.post(path, json=body, headers=headers)
     assert_refused(response, (403,))
     still_serving(app_client)
@@ -198,7 +196,7 @@ def test_foreign_origin(app_client: Client, origin: str | None, path: str) -> No
 )
 def test_bad_json(app_client: Client, body: bytes) -> None:
     response = app_client.client.post(
-        "/api/nim/position",
+        NIM,
         content=body,
         headers={**ORIGIN, "Content-Type": "application/json"},
     )
@@ -208,7 +206,7 @@ def test_bad_json(app_client: Client, body: bytes) -> None:
 
 def test_huge_body(app_client: Client) -> None:
     text = "1) A: 0\n" * (400_000)
-    response = app_client.post("/api/kalah/open", {"text": text})
+    response = app_client.post("/api/records/read", {"text": text})
     assert_refused(response, (413,))
     still_serving(app_client)
 
@@ -217,7 +215,7 @@ def test_a_record_beyond_two_mib_in_utf8(app_client: Client) -> None:
     """Fewer than 2 MiB characters, but more than 2 MiB bytes (Cyrillic: 2 bytes each)."""
     text = "Игрок A : Программа\n" + "# " + "я" * (1_050_000)
     assert len(text) < 2 * 2**20 < len(text.encode())
-    assert_refused(app_client.post("/api/kalah/open", {"text": text}), (413,))
+    assert_refused(app_client.post("/api/records/read", {"text": text}), (413,))
     assert_refused(app_client.post("/api/review", {"text": text}), (413,))
     still_serving(app_client)
 
@@ -227,7 +225,7 @@ def test_huge_chunked_body(app_client: Client) -> None:
         for _ in range(40):
             yield b" " * 100_000
 
-    response = app_client.client.post("/api/nim/position", content=chunks(), headers=ORIGIN)
+    response = app_client.client.post(NIM, content=chunks(), headers=ORIGIN)
     assert_refused(response, (413,))
     still_serving(app_client)
 
@@ -235,7 +233,7 @@ def test_huge_chunked_body(app_client: Client) -> None:
 @pytest.mark.parametrize("length", ["99999999999", "-1", "abc", "1e9"])
 def test_bad_content_length(app_client: Client, length: str) -> None:
     response = app_client.client.post(
-        "/api/nim/position", content=b"{}", headers={**ORIGIN, "Content-Length": length}
+        NIM, content=b"{}", headers={**ORIGIN, "Content-Length": length}
     )
     assert_refused(response, (400, 413))
     still_serving(app_client)
@@ -243,65 +241,59 @@ def test_bad_content_length(app_client: Client, length: str) -> None:
 
 # --- illegal moves and sizes -----------------------------------------------------------------
 
+KALAH_MOVE = "/api/games/kalah/move"
+RECORD = "Pits : 4\nSeeds : 3\n\n1) A: 1 0"
 BAD_REQUESTS: list[tuple[str, dict[str, Any]]] = [
     # Kalah: moves
-    ("/api/kalah/sow", {**KALAH, "pit": 5}),  # B's pit on A's turn
-    ("/api/kalah/sow", {**KALAH, "pit": 99}),
-    ("/api/kalah/sow", {**KALAH, "pit": -1}),
-    ("/api/kalah/sow", {**KALAH, "pit": "1"}),
-    ("/api/kalah/sow", {**KALAH, "pit": True}),
-    ("/api/kalah/sow", {**KALAH, "pit": 1.5}),
-    ("/api/kalah/sow", {**KALAH, "sowings": [1, 1], "pit": 0}),  # pit 1 empty the 2nd time
-    ("/api/kalah/sow", {**KALAH, "sowings": [6]}),
-    ("/api/kalah/sow", {**KALAH, "sowings": [0] * 6000, "pit": 0}),
-    ("/api/kalah/sow", {**KALAH, "sowings": "0 1 2", "pit": 0}),
-    ("/api/kalah/program", KALAH),  # a person plays A
-    ("/api/kalah/program", {**KALAH, "sowings": [9]}),
+    (KALAH_MOVE, {**KALAH, "move": 5}),  # B's pit on A's turn
+    (KALAH_MOVE, {**KALAH, "move": 99}),
+    (KALAH_MOVE, {**KALAH, "move": -1}),
+    (KALAH_MOVE, {**KALAH, "move": "1"}),
+    (KALAH_MOVE, {**KALAH, "move": True}),
+    (KALAH_MOVE, {**KALAH, "move": 1.5}),
+    (KALAH_MOVE, {**KALAH, "moves": [1, 1], "move": 0}),  # pit 1 empty the 2nd time
+    (KALAH_MOVE, {**KALAH, "moves": [6]}),
+    (KALAH_MOVE, {**KALAH, "moves": [0] * 6000, "move": 0}),
+    (KALAH_MOVE, {**KALAH, "moves": "0 1 2", "move": 0}),
+    (KALAH_MOVE, {**KALAH, "move": 0, "animate": "yes"}),
+    ("/api/games/kalah/program", {**KALAH, "moves": [9]}),
+    ("/api/games/kalah/program", {**KALAH, "player": "depth=99999"}),
+    ("/api/games/kalah/program", {**KALAH, "player": "nobody"}),
+    ("/api/games/kalah/program", {**KALAH, "player": 42}),
+    ("/api/games/kalah/program", {**KALAH, "player": "x" * 1000}),
     # Kalah: setup beyond the limits
-    ("/api/kalah/new", {**KALAH, "pits": 0}),
-    ("/api/kalah/new", {**KALAH, "pits": 13}),
-    ("/api/kalah/new", {**KALAH, "seeds": 0}),
-    ("/api/kalah/new", {**KALAH, "seeds": 21}),
-    ("/api/kalah/new", {**KALAH, "pits": 10**100}),
-    ("/api/kalah/new", {**KALAH, "rules": "chess"}),
-    ("/api/kalah/new", {**KALAH, "first": "C"}),
-    ("/api/kalah/new", {**KALAH, "players": ["human"]}),
-    ("/api/kalah/new", {**KALAH, "players": ["human", "depth=99999"]}),
-    ("/api/kalah/new", {**KALAH, "players": "human,program"}),
-    ("/api/kalah/new", {**KALAH, "time": 0}),
-    ("/api/kalah/new", {**KALAH, "time": 1e9}),
-    ("/api/kalah/new", {**KALAH, "time": -3}),
-    ("/api/kalah/new", {**KALAH, "time": "fast"}),
-    # records
-    ("/api/kalah/open", {"text": "not a record at all"}),
-    ("/api/kalah/open", {"text": "/etc/passwd"}),
-    ("/api/kalah/open", {"text": "Pits : 6\n\n1) A: 0 1 B: 3\n"}),
-    ("/api/kalah/open", {"text": "Pits : 99\n"}),
-    ("/api/kalah/open", {"text": "x\x00y"}),
-    ("/api/kalah/open", {"text": 42}),
-    ("/api/kalah/open", {}),
+    ("/api/games/kalah/position", {"options": {"pits": 0}}),
+    ("/api/games/kalah/position", {"options": {"seeds": 0}}),
+    ("/api/games/kalah/position", {"options": {"seeds": 21}}),
+    ("/api/games/kalah/position", {"options": {"capture": "sideways"}}),
+    # records: download, reading
+    ("/api/games/kalah/record", {**KALAH, "players": ["human"]}),
+    ("/api/games/kalah/record", {**KALAH, "players": "human,program"}),
+    ("/api/games/kalah/record", {**KALAH, "players": [1, 2]}),
+    ("/api/games/kalah/record", {**KALAH, "players": ["x" * 81, "y"]}),
+    ("/api/records/read", {"text": "Pits : 6\n\n1) A: 0 1 B: 3\n"}),
+    ("/api/records/read", {"text": "Pits : 99\n"}),
+    ("/api/records/read", {"text": "# game: chess\ne4\n"}),
+    ("/api/records/read", {"text": "# game: nim\n# options: rows\n"}),
+    ("/api/records/read", {"text": "# boardgames play nim --colour red\nmoves: 1 1\n"}),
+    ("/api/records/read", {"text": "# boardgames play nim\nmoves: 9 9\n"}),
+    ("/api/records/read", {"text": 42}),
+    ("/api/records/read", {}),
+    # reviews
     ("/api/review", {"text": "../../../../etc/passwd"}),
     ("/api/review", {"text": "Pits : 6\n"}),  # no moves
     ("/api/review", {"path": "/etc/passwd"}),
-    ("/api/review", {"text": "Pits : 4\nSeeds : 3\n\n1) A: 1 0", "depth": 0}),
-    ("/api/review", {"text": "Pits : 4\nSeeds : 3\n\n1) A: 1 0", "depth": 41}),
-    ("/api/review", {"text": "Pits : 4\nSeeds : 3\n\n1) A: 1 0", "exact_nodes": -1}),
-    ("/api/review", {"text": "Pits : 4\nSeeds : 3\n\n1) A: 1 0", "exact_nodes": 10**13}),
+    ("/api/review", {"text": RECORD, "depth": 0}),
+    ("/api/review", {"text": RECORD, "depth": 41}),
+    ("/api/review", {"text": RECORD, "seconds": 0}),
+    ("/api/review", {"text": RECORD, "seconds": 1e9}),
+    ("/api/review", {"text": RECORD, "seconds": "fast"}),
+    ("/api/games/kalah/review", {**KALAH}),  # no moves
+    ("/api/games/kalah/review", {**KALAH, "moves": [9]}),
+    ("/api/games/queens/review", {"moves": [1]}),
     # Nim
-    ("/api/nim/take", {**GOOD_NIM, "row": 0, "take": 4}),
-    ("/api/nim/take", {**GOOD_NIM, "row": 3, "take": 1}),
-    ("/api/nim/take", {**GOOD_NIM, "row": 0, "take": 0}),
-    ("/api/nim/take", {**GOOD_NIM, "row": -1, "take": 1}),
-    ("/api/nim/take", {**GOOD_NIM, "left": [0, 4, 5], "row": 0, "take": 1}),
-    ("/api/nim/position", {"layout": [3] * 15}),
-    ("/api/nim/position", {"layout": [21]}),
-    ("/api/nim/position", {"layout": [0, 3]}),
-    ("/api/nim/position", {"layout": []}),
-    ("/api/nim/position", {"layout": [3, 4], "left": [4, 4]}),
-    ("/api/nim/position", {"layout": [3, 4], "left": [1, 2, 3]}),
-    ("/api/nim/position", {"layout": [3, 4], "misere": "yes"}),
-    ("/api/nim/program", {"layout": [3, 4], "left": [0, 0]}),
-    ("/api/nim/hint", {"layout": [3, 4], "left": [0, 0]}),
+    ("/api/games/nim/move", {**GOOD_NIM, "move": 4}),  # row 1 (3 chips): take 4
+    ("/api/games/nim/program", {**GOOD_NIM, "player": "Bouton's ghost"}),
     # queens
     ("/api/queens/steps", {"n": 0}),
     ("/api/queens/steps", {"n": 17}),
@@ -312,13 +304,23 @@ BAD_REQUESTS: list[tuple[str, dict[str, Any]]] = [
     ("/api/queens/count", {"n": 21}),
     ("/api/queens/count", {"n": 0}),
     # compare
-    ("/api/compare", {"depth": 13}),
-    ("/api/compare", {"depth": 7, "engines": ["python"]}),
-    ("/api/compare", {"strategies": ["quantum"]}),
-    ("/api/compare", {"strategies": []}),
-    ("/api/compare", {"engines": ["gpu"]}),
-    ("/api/compare", {"eval": "magic"}),
-    ("/api/compare", {"game": {**KALAH, "pits": 40}}),
+    ("/api/compare", {"depth": 4}),  # no game
+    ("/api/compare", {"game": "kalah", "depth": 13}),
+    ("/api/compare", {"game": "kalah", "depth": 7, "engines": ["python"]}),
+    ("/api/compare", {"game": "kalah", "strategies": ["quantum"]}),
+    ("/api/compare", {"game": "kalah", "strategies": []}),
+    ("/api/compare", {"game": "kalah", "engines": ["gpu"]}),
+    ("/api/compare", {"game": "kalah", "playouts": 0}),
+    ("/api/compare", {"game": "kalah", "playouts": 10**9}),
+    ("/api/compare", {"game": "kalah", "options": {"pits": 40}}),
+    ("/api/compare", {"game": "queens"}),
+    ("/api/games/nim/compare", {"options": {"rows": "1"}, "moves": [1]}),  # game over
+    (
+        "/api/games/nim/compare",
+        {"engines": ["numba"], "strategies": ["ordered", "minimax"], "depth": 13},
+    ),
+    ("/api/compare/options", {}),
+    ("/api/games/chess/compare/options", {}),
     # the generic games API: games, options, positions, moves, levels
     ("/api/games/chess/position", {}),
     ("/api/games/queens/position", {}),
@@ -409,11 +411,13 @@ def test_path_like_names(app_client: Client, path: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "/api/kalah/sow",
-        "/api/nim/take",
+        "/api/games/kalah/move",
+        "/api/records/read",
         "/api/review",
+        "/api/compare",
         "/api/games/nim/move",
         "/api/games/nim/hint",
+        "/api/games/connect4/review",
     ],
 )
 def test_wrong_method(app_client: Client, path: str) -> None:
@@ -423,11 +427,7 @@ def test_wrong_method(app_client: Client, path: str) -> None:
 
 # --- too many jobs -------------------------------------------------------------------------------
 
-LONG_REVIEW = {
-    "text": "Pits : 6\nSeeds : 6\n\n1) A: 0 1 B: 7\n",
-    "exact_nodes": 10**12,
-    "depth": 40,
-}
+LONG_REVIEW = {"text": "Pits : 6\nSeeds : 6\n\n1) A: 0 1 B: 7\n", "depth": 40}
 
 
 def test_many_jobs_at_once_get_a_busy_answer() -> None:
@@ -472,11 +472,11 @@ def test_one_review_at_a_time() -> None:
 
 
 def test_the_error_answers_are_json(app_client: Client) -> None:
-    response = app_client.post("/api/kalah/sow", {**KALAH, "pit": 0})
+    response = app_client.post(KALAH_MOVE, {**KALAH, "move": 0})
     assert response.status_code == 200
-    response = app_client.post("/api/kalah/sow", {**KALAH, "pit": 9})
+    response = app_client.post(KALAH_MOVE, {**KALAH, "move": 9})
     assert response.headers["content-type"].startswith("application/json")
-    assert json.loads(response.text)["error"].startswith("pit 9 is not one of A's pits")
+    assert json.loads(response.text)["error"].startswith("the move (9) is not a legal move")
 
 
 def test_base_is_local() -> None:
@@ -486,13 +486,13 @@ def test_base_is_local() -> None:
 def test_a_bug_is_one_json_line_and_no_traceback(
     app_client: Client, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import boardgames.nim.web.api
+    import boardgames.web.play
 
     def broken(*args: object) -> None:
         raise RuntimeError("/secret/path/on/the/server")
 
-    monkeypatch.setattr(boardgames.nim.web.api, "describe", broken)
-    response = app_client.post("/api/nim/position", GOOD_NIM)
+    monkeypatch.setattr(boardgames.web.play, "describe", broken)
+    response = app_client.post(NIM, GOOD_NIM)
     assert response.status_code == 500
     assert response.json() == {"error": "internal error"}
     captured = capsys.readouterr()

@@ -14,8 +14,9 @@ import pytest
 
 from boardgames.core.capabilities import Drawing, capabilities, format_position
 from boardgames.core.engine import LEVELS
+from boardgames.core.players import players
 from boardgames.core.protocol import describe_score
-from boardgames.core.registry import plugins, two_player
+from boardgames.core.registry import load, plugins, two_player
 from tests.web.conftest import Client, make_client
 
 GAMES = sorted(two_player())
@@ -69,11 +70,20 @@ def test_the_list_of_games_is_the_registry(app_client: Client) -> None:
             assert entry["capabilities"] == capabilities(spec.make())
             assert entry["engine"].startswith(f"{spec.title}: ")
             assert ("exact solver" in entry["engine"]) == bool(spec.solver)
+        if spec.kind == "game":  # the sides' menus: the game's players (core.players)
+            named = players(spec.make())
+            assert entry["players"] == [
+                {"name": n, "description": p.description} for n, p in named.items()
+            ]
         if spec.web is None:
             assert entry["extras"] is None
             continue
         extras = entry["extras"]
-        assert extras["api"] == f"/api/{spec.name}/" and extras["scripts"]
+        own = load(spec.web)
+        assert extras["api"] == (f"/api/{spec.name}/" if own.routes else None)
+        assert extras["animates"] == (own.animate is not None)
+        assert extras["panel"] == (own.panel is not None)
+        assert extras["reads_records"] == (own.read_record is not None)
         for script in extras["scripts"] + extras["styles"]:  # the game's files are served
             assert app_client.get(script).status_code == 200, script
 
@@ -126,7 +136,7 @@ def test_a_random_game_through_the_api(app_client: Client, name: str) -> None:
         assert pos["over"] and pos["to_move"] is None and pos["result_text"]
     # the whole game sent at once is the same position
     again = post_ok(app_client, url(name, "position"), {"moves": moves})
-    assert again == pos
+    assert again == {k: v for k, v in pos.items() if k != "remark"}  # a move's own words
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -156,7 +166,7 @@ def test_options_reach_the_game(app_client: Client) -> None:
     assert pos["options"] == {"rows": [1, 2], "misere": True}
     assert len(pos["legal"]) == 3 and pos["text"] == "1 2"
     pos = post_ok(app_client, url("kalah", "position"), {"options": {"pits": 3, "seeds": "2"}})
-    assert pos["options"] == {"pits": 3, "seeds": 2, "rules": "classic"}
+    assert pos["options"] == {"pits": 3, "seeds": 2, "rules": "classic", "capture": "opposite"}
     assert [m["move"] for m in pos["legal"]] == [0, 1, 2]
 
 
@@ -326,14 +336,17 @@ def test_a_value_in_words_for_people(app_client: Client) -> None:
 
 
 def test_the_analysis_lists_the_best_moves(app_client: Client) -> None:
-    body = {"options": {"rows": "3 4 5"}, "level": "strong", "top": 2}
+    """The strong level is a time (1 s), a share of which goes first to proving every move:
+    a position proved in a small part of that share, even on a loaded machine (3 4 5 took
+    a quarter to a half of it on a quiet one, too close under load)."""
+    body = {"options": {"rows": "1 2 4"}, "level": "strong", "top": 2}
     answer = run_job(app_client, url("nim", "analyse"), body)["result"]
     rows = answer["moves"]
     assert len(rows) == 2 and rows[0]["value"] >= rows[1]["value"]
-    assert rows[0]["text"] == "1 2"  # Bouton: take 2 from row 1 (3 -> 1, nim-sum 0)
-    assert answer["said"].startswith("Best for first player: 1 2. Its value: win by 1 ")
+    assert rows[0]["text"] == "3 1"  # Bouton: take 1 from row 3 (4 -> 3, nim-sum 0)
+    assert answer["said"].startswith("Best for first player: 3 1. Its value: win by 1 ")
     assert answer["said"].endswith(" (exact).")
-    assert (answer["move"], answer["pv"][0], answer["exact"]) == (rows[0]["move"], "1 2", True)
+    assert (answer["move"], answer["pv"][0], answer["exact"]) == (rows[0]["move"], "3 1", True)
     assert answer["budget"] == LEVELS["strong"]["seconds"] and answer["overran"] is False
 
 
@@ -397,7 +410,8 @@ def test_a_proof_that_overran_its_time_is_said(
     assert hint["said"].endswith(moved["overran_text"])
     analysed = run_job(app_client, url("nim", "analyse"), {**body, "seconds": 0.05})["result"]
     assert analysed["overran"] and analysed["said"].endswith("cannot be cut short.")
-    assert analysed["overran_text"].startswith("It took 0.3 s, more than its 0.05 s")
+    took = re.match(r"It took (\d+\.\d) s, more than its 0\.05 s", analysed["overran_text"])
+    assert took and float(took[1]) >= 0.3, analysed["overran_text"]  # measured: 0.3 s or more
     calm = run_job(app_client, url("nim", "analyse"), body)["result"]  # 0.3 s of 1 s
     assert not calm["overran"] and calm["overran_text"] is None
     assert "took" not in calm["said"]

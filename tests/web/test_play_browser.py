@@ -13,19 +13,22 @@ the analysis test saves ``serve-play-<game>.png`` there (an analysed position of
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from click.testing import CliRunner
 
 from boardgames.core.capabilities import capabilities
 from boardgames.core.registry import plugins, two_player
-from tests.web.conftest import shot
+from tests.web.conftest import ROOT, shot
 
 pytestmark = pytest.mark.browser
 
+STRANGE = ROOT / "docs" / "games" / "strange-game.txt"
 DRAWN = sorted(n for n, spec in two_player().items() if "svg" in capabilities(spec.make()))
 """The registered two-player games with an SVG board (the Play tab plays them by clicks)."""
 
@@ -96,32 +99,53 @@ def fragment(page: Any) -> str:
 
 def open_link(page: Any, server: str, link: str, moves: list[int]) -> None:
     page.goto(f"{base_of(server)}/#{link}")
+    page.wait_for_function(
+        "g => document.querySelector('#g-board').dataset.game === g", arg=link.split("/")[0]
+    )
     shown(page, moves)
 
 
 def people(page: Any) -> None:
     """Both sides played by a person: the program moves only when asked."""
+    frames_off(page)
     page.select_option("#g-side0", "human")
     page.select_option("#g-side1", "human")
 
 
-def new_game(
-    page: Any, name: str, level: str = "easy", sides: tuple[str, str] = ("human", "program")
-) -> None:
-    """Choose ``name`` and start a game with its default options."""
-    generation = int(page.get_attribute("#g-board", "data-generation") or 0)
-    page.select_option("#g-level", level)
-    page.select_option("#g-side0", sides[0])
-    page.select_option("#g-side1", sides[1])
-    if page.input_value("#g-game") != name:
-        page.select_option("#g-game", name)
-    else:
-        page.click("#g-new")
+def frames_off(page: Any) -> None:
+    """Moves shown at once, not frame by frame (a game's animation: Kalah's sowing)."""
+    page.evaluate("() => { document.querySelector('#g-speed').value = '0'; }")
+
+
+def generation_of(page: Any) -> int:
+    return int(page.get_attribute("#g-board", "data-generation") or 0)
+
+
+def started(page: Any, name: str, generation: int) -> None:
     page.wait_for_function(
         "([name, n]) => { const b = document.querySelector('#g-board');"
         " return b.dataset.game === name && Number(b.dataset.generation) > n; }",
         arg=[name, generation],
     )
+
+
+def new_game(
+    page: Any, name: str, level: str = "easy", sides: tuple[str, str] | None = None
+) -> None:
+    """Choose ``name`` and start a game with its default options, a person against the
+    program at ``level`` unless ``sides`` names the players (a game's own players too:
+    the sides' menus are the game's)."""
+    frames_off(page)
+    page.select_option("#g-level", level)
+    if page.input_value("#g-game") != name:
+        generation = generation_of(page)
+        page.select_option("#g-game", name)
+        started(page, name, generation)
+    generation = generation_of(page)
+    for k, side in enumerate(sides or ("human", level)):
+        page.select_option(f"#g-side{k}", side)
+    page.click("#g-new")
+    started(page, name, generation)
 
 
 def moves(page: Any) -> int:
@@ -154,6 +178,7 @@ def main_line(page: Any) -> list[str]:
 @pytest.fixture
 def play_page(page: Any) -> Any:
     page.wait_for_function("() => document.querySelector('#g-board').dataset.game")
+    frames_off(page)
     return page
 
 
@@ -452,7 +477,7 @@ def test_cancel_a_hint_or_an_analysis_take_back_and_the_program_on_both_sides(
     assert page.is_hidden("#g-analysis-cancel")
     assert page.get_attribute("#g-evalbar", "data-state") == "none"
     page.keyboard.press("ArrowLeft")
-    page.select_option("#g-side1", "program")
+    page.select_option("#g-side1", "easy")
     page.select_option("#g-level", "easy")
     page.uncheck("#g-auto")
     page.click("#g-hint")
@@ -462,12 +487,12 @@ def test_cancel_a_hint_or_an_analysis_take_back_and_the_program_on_both_sides(
     after(page, 0)
     person_to_move_or_over(page)
     said = page.inner_text("#g-said")
-    assert " (the program) played " in said and "Its value for " in said
+    assert " (easy) played " in said and "Its value for " in said
     page.click("#g-undo")  # the person's move and the program's replies go back
     page.wait_for_function("() => document.querySelector('#g-board').dataset.moves === '0'")
     assert page.locator("#g-moves li").count() == 0 and page.is_disabled("#g-forward")
     if "nim" in DRAWN:  # the program on both sides plays a whole game by itself
-        new_game(page, "nim", sides=("program", "program"))
+        new_game(page, "nim", sides=("easy", "easy"))
         page.wait_for_selector("#g-board[data-over=true]", timeout=20000)
         assert page.inner_text("#g-status").startswith("Game over. ")
 
@@ -503,12 +528,13 @@ def test_a_bad_upload_is_one_line_at_once_and_wipes_nothing(
         page.click("#g-download")
     record = tmp_path / "game.txt"
     download.value.save_as(record)
-    assert record.read_text().splitlines()[-len(texts) :] == texts
+    assert download.value.suggested_filename in (f"{name}-game.txt", f"{name}-game.klh")
+    assert texts[-1] in record.read_text()  # the moves are in it: it opens again below
     page.keyboard.press("Home")
     shown(page, [])
     page.set_input_files("#g-file", str(record))
     shown(page, line)
-    assert page.is_hidden("#g-error") and page.inner_text("#g-said") == "Opened game.txt."
+    assert page.is_hidden("#g-error") and page.inner_text("#g-said").startswith("Opened game.txt")
     plain = tmp_path / "plain.txt"  # no comment lines: the game and options of the form
     plain.write_text("\n".join(texts[:2]) + "\n")
     page.set_input_files("#g-file", str(plain))
@@ -539,3 +565,191 @@ def test_an_empty_field_is_required_and_a_bad_link_is_one_line(play_page: Any, s
     assert first.get_attribute("aria-invalid") == "true"
     page.goto(f"{base_of(server)}/#chess/e4")
     page.wait_for_selector("#g-error:has-text('there is no game \"chess\" here')")
+
+
+# --- a game's extras: Kalah's sowing and records, Nim's binary table -----------------------------
+
+
+def test_kalah_sown_stone_by_stone_and_its_record(
+    play_page: Any, server: str, tmp_path: Path
+) -> None:
+    """A sowing is shown frame by frame (the server's pictures: the pit emptied, a stone
+    into each hole), the program's reply too; nothing can be played meanwhile. The record
+    downloads as a .klh file that ``kalah replay`` reads and the page opens again."""
+    page = play_page
+    people(page)
+    open_link(page, server, "kalah/pits=4,seeds=3", [])
+    assert page.is_visible("#g-speed")
+    page.select_option("#g-speed", "260")
+    page.select_option("#g-side1", "easy")
+    page.locator(f"{PLAYABLE}[data-move='0']").click()  # 3 stones: pits 1, 2, 3
+    page.wait_for_selector("#g-board[data-animating=true]")
+    assert page.locator(PLAYABLE).count() == 0  # the frames cannot be clicked
+    assert page.locator("#g-board svg.sowing").count() == 1
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.frame === '3'")
+    shot(page, "kalah")  # a sowing under way: the pit it was sown from, the stones dropped
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.animations === '2'",
+                           timeout=20000)  # fmt: skip
+    person_to_move_or_over(page)
+    assert page.get_attribute("#g-board", "data-frames") is not None
+    assert page.locator("#g-board svg.sowing").count() == 0  # the position again
+    said = page.inner_text("#g-said")
+    assert said.startswith("B (easy) played "), said
+    line = main_line(page)
+    assert line[0] == "0" and len(line) >= 2
+    with page.expect_download() as download:
+        page.click("#g-download")
+    assert download.value.suggested_filename == "kalah-game.klh"
+    path = tmp_path / "game.klh"
+    download.value.save_as(path)
+    text = path.read_text()
+    assert "Player A : human\nPlayer B : program easy\n" in text and "1) A: 0 B: " in text
+    from boardgames.cli import cli
+
+    result = CliRunner().invoke(cli, ["kalah", "replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    replayed = json.loads(result.stdout)
+    assert replayed["moves"][0]["pits"] == [0]
+    frames_off(page)
+    page.select_option("#g-side1", "human")
+    page.keyboard.press("Home")
+    shown(page, [])
+    page.set_input_files("#g-file", str(path))  # the .klh opens as the same game
+    page.wait_for_selector("#g-said:has-text('Opened game.klh: 2 turns (A: human')")
+    assert main_line(page) == line
+
+
+def test_the_classic_printout_opens_on_the_play_tab(play_page: Any) -> None:
+    """The strange game (a .txt file in the classic Russian printout) is Kalah's: read by
+    Kalah's extras whatever game the form shows, played to its end."""
+    page = play_page
+    people(page)
+    page.set_input_files("#g-file", str(STRANGE))
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.game === 'kalah'")
+    page.wait_for_selector("#g-board[data-over=true]")
+    assert page.locator("#g-moves ol.main > li").count() == 45
+    assert page.inner_text("#g-status") == "Game over. B wins (margin 8)."
+
+
+def test_nims_binary_table_beside_the_board_and_bouton(play_page: Any, server: str) -> None:
+    """Nim's side panel is its binary table; Bouton (Nim's own player, in the sides'
+    menu) always leaves every column even. Connect Four has no such panel."""
+    page = play_page
+    open_link(page, server, "connect4", [])
+    assert page.is_hidden("#g-panel") and page.is_hidden("#g-speed")
+    people(page)
+    open_link(page, server, "nim/rows=3,4,5", [])
+    assert page.inner_text("#g-panel-title") == "Binary table"
+    assert page.get_attribute("#g-panel .nim-sum", "data-nim-sum") == "2"
+    assert page.locator("#g-side1 option[value=bouton]").count() == 1
+    page.select_option("#g-side1", "bouton")
+    assert "bouton" in page.inner_text("#g-side-notes").lower()
+    page.locator(f"{PLAYABLE}").first.click()
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.moves === '2'")
+    person_to_move_or_over(page)
+    assert page.inner_text("#g-said").startswith("Second player (bouton) played ")
+    assert page.get_attribute("#g-panel .nim-sum", "data-nim-sum") == "0"
+    rows = page.locator("#g-panel tr[data-row]")
+    assert rows.count() == 3
+    shot(page, "nim")
+
+
+# --- the Review and Compare tabs, over any game ---------------------------------------------------
+
+C4_GAME = "connect4/4,4,5,3,1,7"
+"""A short Connect Four game whose fifth move (1) lets the opponent's threat stand."""
+
+
+def test_review_of_connect_four(play_page: Any, server: str) -> None:
+    """The game on the Play tab reviewed move by move: the graph's points and the table's
+    rows are the library's verdicts (core.review at the same depth), the position before
+    a move shows the move played and the best one."""
+    from boardgames.core.registry import make_game
+    from boardgames.core.review import review_game
+
+    page = play_page
+    people(page)
+    open_link(page, server, C4_GAME, [3, 3, 4, 2, 0, 6])
+    page.click("#g-review")
+    page.wait_for_selector("#review.page.active")
+    assert "Connect Four, 6 moves" in page.inner_text("#r-source")
+    page.fill("#r-depth", "3")
+    page.click("#r-start")
+    page.wait_for_selector("#r-table tr[data-move='6']", timeout=60000)
+    game = make_game("connect4")
+    library = review_game(game, [3, 3, 4, 2, 0, 6], depth=3)
+    points = page.eval_on_selector_all(
+        "#r-graph g.point", "gs => gs.map(g => [Number(g.dataset.move), g.dataset.verdict])"
+    )
+    assert points == [[r.number, r.verdict] for r in library]
+    assert page.inner_text("#r-status").startswith("6 moves, ")
+    worst = max(library, key=lambda r: (("best", "inaccuracy", "mistake", "blunder")
+                                        .index(r.verdict), r.loss or 0))  # fmt: skip
+    assert page.locator("#r-table tr.sel td").first.inner_text() == str(worst.number)
+    page.click("#r-graph g.point[data-move='5']")
+    assert page.inner_text("#r-pos-title").startswith("Move 5: player 1 played 1")
+    assert page.locator("#r-board .hint").get_attribute("data-move") == "0"
+    assert library[4].verdict in page.inner_text("#r-detail")
+    if library[4].best != 0:
+        assert page.locator("#r-board .best").get_attribute("data-move") == str(library[4].best)
+    assert "for the player who moved" in page.inner_text("#r-note")
+    shot(page, "review")
+
+
+def test_a_file_that_is_no_record_is_refused_on_the_review_tab(
+    play_page: Any, tmp_path: Path
+) -> None:
+    """Chosen as a record, a picture is refused at once in one line naming the file; the
+    record chosen before stays; a record without moves says so."""
+    page = play_page
+    page.click("#tabs button[data-tab=review]")
+    page.set_input_files("#r-open", str(STRANGE))
+    page.wait_for_function(
+        "() => document.querySelector('#r-status').textContent.startsWith('Ready')"
+    )
+    assert "Kalah, 45 moves; 26 turns (A: program" in page.inner_text("#r-source")
+    picture = tmp_path / "board.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    page.set_input_files("#r-open", str(picture))
+    page.wait_for_function("() => document.querySelector('#r-status').classList.contains('error')")
+    said = page.inner_text("#r-status")
+    assert said == "board.png: it is a PNG picture, not a game record", said
+    assert "strange-game" in page.inner_text("#r-source")  # the earlier choice stays
+    assert not page.is_disabled("#r-start")
+    empty = tmp_path / "empty.klh"
+    empty.write_text("Pits : 4\nSeeds : 3\n")
+    page.set_input_files("#r-open", str(empty))
+    page.wait_for_function(
+        "() => document.querySelector('#r-status').textContent.startsWith('empty.klh')"
+    )
+    assert "no moves to review" in page.inner_text("#r-status")
+
+
+def test_compare_of_connect_four(play_page: Any, server: str) -> None:
+    """Strategies on the position shown on the Play tab: the game's strategies and
+    engines, a table whose exact rows agree, a chart of the positions visited."""
+    page = play_page
+    people(page)
+    open_link(page, server, "connect4/4,4", [3, 3])
+    page.click("#tabs button[data-tab=compare]")
+    page.select_option("#c-game", "connect4")
+    page.wait_for_function("() => compare.options && compare.options.game === 'connect4'")
+    assert page.locator("#c-strategies input[value=mcts]").count() == 1
+    page.select_option("#c-where", "game")
+    page.fill("#c-depth", "3")
+    for box in page.locator("#c-engines input").all():
+        box.set_checked(box.get_attribute("value") == "python")
+    page.click("#c-run")
+    page.wait_for_selector("#c-table tr[data-strategy], #c-status.error", timeout=60000)
+    assert page.locator("#c-status.error").count() == 0, page.inner_text("#c-status")
+    engines = set(page.eval_on_selector_all("#c-table tr[data-engine]",
+                                            "rs => rs.map(r => r.dataset.engine)"))  # fmt: skip
+    assert engines == {"python"}
+    strategies = page.eval_on_selector_all(
+        "#c-table tr[data-strategy]", "rs => rs.map(r => r.dataset.strategy)"
+    )
+    assert strategies == ["minimax", "alphabeta", "tt", "id"]  # those that run on python
+    assert page.inner_text("#c-status").startswith("All exact strategies agree: value ")
+    assert page.inner_text("#c-title").startswith("Connect Four, depth 3: 44 ")
+    assert page.locator("#c-chart rect").count() == 4
+    shot(page, "compare")

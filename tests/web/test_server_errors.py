@@ -77,9 +77,11 @@ def test_a_surrogate_in_the_url_is_no_500(app_client: Client, path: str) -> None
 
 
 def test_a_pair_of_surrogates_is_a_character(app_client: Client) -> None:
-    body = b'{"layout": [3, 4, 5], "names": "\\ud83d\\ude00"}'
+    body = b'{"options": {"rows": "3 4 5"}, "names": "\\ud83d\\ude00"}'
     response = app_client.client.post(
-        "/api/nim/position", content=body, headers={**ORIGIN, "Content-Type": "application/json"}
+        "/api/games/nim/position",
+        content=body,
+        headers={**ORIGIN, "Content-Type": "application/json"},
     )
     assert response.status_code == 200
 

@@ -144,12 +144,13 @@ MALFORMED = [
     b"GET / HTTP/1.1\r\n\r\n",  # no Host
     b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n\r\n",  # two Hosts
     b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 1e3\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 0x10\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
-    b"POST /api/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 1e3\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 0x10\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\n"
+    b"Content-Length: 3\r\nContent-Length: 4\r\n\r\n",
+    b"POST /api/games/nim/position HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\n",
     b"POST /api/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
     b"POST /api/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n",
     b"POST /api/x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
@@ -220,7 +221,7 @@ def test_an_oversized_body_is_refused_on_the_real_server(live: Running) -> None:
     size = live.guard.max_body + 1
     head = live.head(
         "POST",
-        "/api/kalah/open",
+        "/api/records/read",
         f"Origin: http://{live.host}",
         "Content-Type: application/json",
         f"Content-Length: {size}",
@@ -237,7 +238,7 @@ def test_an_oversized_body_is_refused_on_the_real_server(live: Running) -> None:
 def test_an_oversized_chunked_body_is_refused_on_the_real_server(live: Running) -> None:
     head = live.head(
         "POST",
-        "/api/nim/position",
+        "/api/games/nim/position",
         f"Origin: http://{live.host}",
         "Transfer-Encoding: chunked",
     )
@@ -257,13 +258,13 @@ def test_a_body_that_stops_coming_is_a_408(live: Running) -> None:
     try:
         head = live.head(
             "POST",
-            "/api/nim/position",
+            "/api/games/nim/position",
             f"Origin: http://{live.host}",
             "Content-Type: application/json",
             "Content-Length: 100",
         )
         t0 = time.monotonic()
-        answer = live.ask(head + b'{"layout": [3')
+        answer = live.ask(head + b'{"options": {"rows": [3')
         assert "stopped coming" in assert_json_error(answer, (408,))
         assert time.monotonic() - t0 < 3
     finally:
@@ -307,7 +308,7 @@ def test_a_half_open_request_is_answered_408_and_closed(live: Running) -> None:
         b"G",
         b"GET / HTTP/1.1\r\n",
         b"GET / HTTP/1.1\r\nHost: ",
-        b"POST /api/nim/position HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n",
+        b"POST /api/games/nim/position HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n",
         b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: b\r\n",
     ],
 )

@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 
+from boardgames.core.registry import two_player
 from boardgames.core.search import SearchStopped, alphabeta, alphabeta_tt, minimax
 from boardgames.core.strategies import python_id, run_strategy
 from boardgames.kalah.game import Kalah
 from boardgames.web.jobs import REASONS, Job, JobManager
 from tests.web.conftest import Client, make_client
 
-KALAH_12 = {"pits": 12, "seeds": 6, "players": ["human", "human"], "sowings": []}
-NUMBA_COMPARE = {"depth": 12, "engines": ["numba"], "strategies": ["minimax"]}
-PYTHON_COMPARE = {"depth": 6, "engines": ["python"], "strategies": ["minimax"], "game": KALAH_12}
+KALAH_12 = {"pits": 12, "seeds": 6}
+NUMBA_COMPARE = {"game": "kalah", "depth": 12, "engines": ["numba"], "strategies": ["minimax"]}
+PYTHON_COMPARE = {"game": "kalah", "depth": 6, "engines": ["python"], "strategies": ["minimax"],
+                  "options": KALAH_12}  # fmt: skip
 RECORD = "Pits : 6\nSeeds : 6\n\n1) A: 0 1 B: 7\n"
 
 
@@ -88,17 +90,40 @@ def test_cancel_stops_a_python_comparison(client: Client) -> None:
     assert client.wait(again)["state"] == "done"
 
 
-@pytest.mark.parametrize("exact_nodes", [0, 2_000_000, 10**12])
-def test_cancel_stops_a_deep_review(client: Client, exact_nodes: int) -> None:
-    """depth 40: the solver (exact_nodes) and then the engine's depth search, each
-    stopped at once."""
-    body = {"text": RECORD, "depth": 40, "exact_nodes": exact_nodes}
-    job_id = started(client, "/api/review", body)
+@pytest.mark.parametrize("settings", [{"depth": 40}, {"seconds": 60}])
+def test_cancel_stops_a_deep_review(client: Client, settings: dict[str, Any]) -> None:
+    """A depth of 40 plies, or a minute a move: the exact solver's proofs and the engine's
+    searches, each stopped at once."""
+    job_id = started(client, "/api/review", {"text": RECORD, **settings})
     wait_for(client, job_id, "reviewing")
     cancel_within_a_second(client, job_id)
-    again = started(client, "/api/review", {"text": RECORD, "depth": 2, "exact_nodes": 0})
+    again = started(client, "/api/review", {"text": RECORD, "depth": 2})
     final = client.wait(again)
-    assert final["state"] == "done" and len(final["result"]["moves"]) == 2
+    assert final["state"] == "done" and len(final["result"]["moves"]) == 3
+
+
+@pytest.mark.parametrize("name", sorted(two_player()))
+def test_cancel_stops_a_review_of_any_game(client: Client, name: str) -> None:
+    """A minute a move: stopped within a second, whatever the game (unless its review is
+    over at once: Nim's values are Bouton's rule)."""
+    spec = two_player()[name]
+    options = {o.name: [o.high] * 6 for o in spec.options if o.kind == "ints"}
+    game = spec.make(**options)
+    moves = game.legal_moves(game.initial_state())[:1]
+    body = {"options": options, "moves": moves, "seconds": 60}
+    job_id = started(client, f"/api/games/{name}/review", body)
+    deadline = time.monotonic() + 60
+    while True:
+        snap = client.get(f"/api/jobs/{job_id}").json()
+        if snap["state"] == "done":
+            assert snap["result"]["moves"][0]["exact"], snap  # proved at once
+            return
+        assert snap["state"] == "running", snap
+        if snap["progress"].get("stage") == "reviewing":
+            break
+        assert time.monotonic() < deadline, snap
+        time.sleep(0.05)
+    cancel_within_a_second(client, job_id)
 
 
 # --- the job says why it was cancelled ------------------------------------------------------------

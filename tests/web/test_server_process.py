@@ -27,7 +27,8 @@ LONG_COMPARE = {
     "depth": 6,
     "engines": ["python"],
     "strategies": ["minimax"],
-    "game": {"pits": 12, "seeds": 6, "players": ["human", "human"], "sowings": []},
+    "game": "kalah",
+    "options": {"pits": 12, "seeds": 6},
 }
 """A comparison of some 30 s in pure Python (no compiled kernel to load)."""
 

@@ -1,11 +1,14 @@
 "use strict";
 // The Play tab: an analysis board for every registered two-player game, built from the
-// server's list of games (/api/games): its options form, the board the server draws (its
-// SVG, where each legal move is an element with data-move), the moves as a tree (the main
-// line and its variations), the program's move and hint, and the analysis (the value, the
-// best line, the best moves) with its evaluation bar. The page holds the game (options,
-// start, the tree of moves); the server replays and checks every line it is sent.
-// Nothing here knows any game.
+// server's list of games (/api/games): its options form, its players for each side (a
+// person, the program's levels, a game's own such as Kalah's presets or Nim's Bouton), the
+// board the server draws (its SVG, where each legal move is an element with data-move),
+// the moves as a tree (the main line and its variations), the program's move and hint,
+// and the analysis (the value, the best line, the best moves) with its evaluation bar.
+// A game's extras add a move shown frame by frame (the server's frames: Kalah's sowing,
+// stone by stone), a side panel (Nim's binary table) and records in its own format (the
+// server writes and reads them). The page holds the game (options, start, the tree of
+// moves); the server replays and checks every line it is sent. Nothing here knows any game.
 //
 // The game lives in the address's fragment (see fragmentOf): #game/options/@start/moves/ply,
 // e.g. #connect4/4,4,5,3 or #nim/rows=3,4,5/1 2,3 1/1; and, with its variations, in
@@ -29,6 +32,9 @@ const play = {
   analysis: null,       // {handle, key, node} while an analysis runs
   paused: false,        // the program waits (after a Cancel) until asked to move
   busy: false,          // a move is on its way to the server
+  animating: false,     // a move is being shown frame by frame
+  animations: 0,        // moves shown frame by frame so far (for the tests)
+  wanted: ["human", "strong"],  // the sides the person chose (kept across games)
   keyboard: false,      // the last move came from the keyboard: the focus stays on the board
   hint: null,           // {node, move}: a hint to mark on the board
   generation: 0,        // a new game: older answers are stale
@@ -76,6 +82,46 @@ function playBody(moves, extra = {}) {
 
 function playSides() {
   return [$("#g-side0").value, $("#g-side1").value];
+}
+
+// A side's name in a record: "human", or "program <player>".
+function sideLabel(side) {
+  return side === "human" ? "human" : `program ${side}`;
+}
+
+// The sides' menus for a game: a person, or one of its players (the program's levels, a
+// game's own); the person's choice stays where the game has it.
+function playSideMenus(spec) {
+  const names = spec.players.map((p) => p.name);
+  for (const k of [0, 1]) {
+    const select = $(`#g-side${k}`);
+    clear(select);
+    html("option", { value: "human" }, select, "a person");
+    for (const p of spec.players) {
+      const words = p.description.length > 48 ? `${p.description.slice(0, 46)}…` : p.description;
+      html("option", { value: p.name, title: p.description }, select, `${p.name}: ${words}`);
+    }
+    const wanted = play.wanted[k];
+    const fallback = k === 0 ? "human" : (names.includes("strong") ? "strong" : names[0] || "human");
+    select.value = wanted === "human" || names.includes(wanted) ? wanted : fallback;
+  }
+  playSideNotes(spec);
+}
+
+function playSideNotes(spec = play.spec) {
+  if (!spec) return;
+  const notes = playSides().map((side, k) => {
+    if (side === "human") return null;
+    const p = spec.players.find((q) => q.name === side);
+    return p ? `${playCapital(playerName(k, spec))}: ${p.name}, ${p.description}.` : null;
+  });
+  $("#g-side-notes").textContent = notes.filter((n) => n).join(" ");
+}
+
+// The time a beat of a move's frames lasts (ms; 0: no frames), for a game that has them.
+function playSpeed() {
+  const spec = play.spec;
+  return spec && spec.extras && spec.extras.animates ? Number($("#g-speed").value) : 0;
 }
 
 function playCapital(words) {
@@ -302,6 +348,8 @@ function playChoose(name, values = {}) {
   }
   $("#g-side0-label").textContent = `${playCapital(playerName(0, spec))} (moves first)`;
   $("#g-side1-label").textContent = playCapital(playerName(1, spec));
+  playSideMenus(spec);
+  $("#g-speed-label").hidden = !(spec.extras && spec.extras.animates);
   const example = spec.examples.find((e) => e.trim());
   $("#g-record").placeholder = example ? `the start, or e.g. ${example}` : "the start";
   $("#g-engine").textContent = spec.engine || "";
@@ -376,12 +424,23 @@ async function playNew() {
   try {
     const options = playReadOptions();
     const text = $("#g-record").value;
-    const desc = text.trim() ? recordDesc(text) : { game: $("#g-game").value, options: null, start: "", record: "", ply: null };
+    const desc = text.trim() ? await readRecord(text) : { game: $("#g-game").value, options: null, start: "", record: "", ply: null };
     await playOpen(withFormOptions(desc, options));
     playNext();
   } catch (e) {
     playError(e.message);
   }
+}
+
+// A record's description: the game and moves it names, when the server knows its format
+// (a game's own, such as Kalah's .klh; the page's records, which name their game); else
+// the moves or position of the game chosen in the form (recordDesc).
+async function readRecord(text) {
+  const link = text.trim().match(/^\S*#([^\s#]+)$/);
+  if (link && play.games.some((g) => g.name === link[1].split("/")[0])) return recordDesc(text);
+  const found = await api("/api/records/read", { text });
+  if (!found.game) return recordDesc(text);
+  return { game: found.game, options: found.options, start: found.position || "", moves: found.moves, record: "", ply: null, said: found.said };
 }
 
 async function playOpenHash(hash, stored = null) {
@@ -400,8 +459,9 @@ async function playOpenFile() {
   if (!file) return;
   try {
     const text = await recordText(file);
-    await playOpen(withFormOptions(recordDesc(text), playReadOptions()));
-    $("#g-said").textContent = `Opened ${file.name}.`;
+    const desc = await readRecord(text);
+    await playOpen(withFormOptions(desc, playReadOptions()));
+    $("#g-said").textContent = desc.said ? `Opened ${file.name}: ${desc.said}.` : `Opened ${file.name}.`;
   } catch (e) {
     playError(`${file.name} was not opened: ${e.message}`);
   } finally {
@@ -428,19 +488,19 @@ function recordText(file) {
   });
 }
 
-function playDownload() {
-  if (!play.spec) return;
-  const lines = [
-    `# ${play.spec.title}: a game record of boardgames (open it on the Play tab, or paste it)`,
-    `# game: ${play.spec.name}`,
-    `# options: ${play.spec.options.map((o) => `${o.name}=${optionUrl(play.options[o.name])}`).join(",")}`,
-  ];
-  if (play.start) lines.push(`# start: ${play.start}`);
-  for (const n of nodesTo(lineEnd(play.node))) lines.push(n.text);
-  const blob = new Blob([`${lines.join("\n")}\n`], { type: "text/plain" });
-  const link = html("a", { href: URL.createObjectURL(blob), download: `${play.spec.name}-game.txt` }, document.body);
-  link.click();
-  setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+// The line shown as a record file: the game's own format where it has one (Kalah's .klh),
+// else the moves and the position with the command that replays them (the server writes it).
+async function playDownload() {
+  if (!play.spec || !play.node) return;
+  try {
+    const answer = await api(playUrl("record"), playBody(pathOf(lineEnd(play.node)), { players: playSides().map(sideLabel) }));
+    const blob = new Blob([answer.text], { type: "text/plain" });
+    const link = html("a", { href: URL.createObjectURL(blob), download: answer.name }, document.body);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  } catch (e) {
+    playError(`The record: ${e.message}`);
+  }
 }
 
 async function playCopy() {
@@ -517,7 +577,7 @@ async function playRestore(stored) {
 function playSettings(stored) {
   if (!stored) return;
   if (play.levelHelp[stored.level]) $("#g-level").value = stored.level;
-  (stored.sides || []).forEach((side, k) => { if (k < 2 && ["human", "program"].includes(side)) $(`#g-side${k}`).value = side; });
+  (stored.sides || []).forEach((side, k) => { if (k < 2 && typeof side === "string" && side.length < 80) play.wanted[k] = side; });
   play.autoChosen = typeof stored.auto === "boolean" ? stored.auto : null;
 }
 
@@ -549,7 +609,7 @@ async function playGo(node) {
 }
 
 function playStep(where) {
-  if (!play.node) return;
+  if (!play.node || play.animating) return;
   const node = play.node;
   const target = {
     back: node.parent || node,
@@ -582,7 +642,41 @@ function playPromote(alt) {
 
 function playPlayable() {
   const p = play.pos;
-  return Boolean(p && !p.over && !play.job && !play.busy);
+  return Boolean(p && !p.over && !play.job && !play.busy && !play.animating);
+}
+
+// Show a move frame by frame (the server's pictures, a beat each as long as the speed
+// says) on the board; a step, another game or another move shown ends it.
+async function playAnimation(frames) {
+  const unit = playSpeed();
+  if (!unit || !frames || !frames.length) return;
+  const host = $("#g-board");
+  const root = host.shadowRoot || host.attachShadow({ mode: "open" });
+  const shown = play.shown;
+  const generation = play.generation;
+  play.animating = true;
+  host.dataset.animating = "true";
+  playButtons();
+  try {
+    for (let k = 0; k < frames.length; k++) {
+      if (shown !== play.shown || generation !== play.generation) return;
+      root.innerHTML = `<style>${BOARD_STYLE}</style>${frames[k].svg}`;
+      host.dataset.frame = String(k + 1);
+      await sleep(frames[k].beats * unit);
+    }
+  } finally {
+    play.animating = false;
+    play.animations += 1;
+    host.dataset.animating = "false";
+    host.dataset.animations = String(play.animations);
+    host.dataset.frames = String(frames.length);
+  }
+}
+
+// What the person sees after a move: who played it, and the game's words on it.
+function playSaid(last, remark) {
+  const said = `${playCapital(playerName(last.player))} played ${last.text}.`;
+  return remark ? `${said} ${remark}` : said;
 }
 
 async function playMove(body, keyboard = false) {
@@ -594,22 +688,23 @@ async function playMove(body, keyboard = false) {
   let child = null;
   let known = false;
   try {
-    const pos = await api(playUrl("move"), playBody(pathOf(node), body));
+    const pos = await api(playUrl("move"), playBody(pathOf(node), { ...body, animate: playSpeed() > 0 }));
     if (generation === play.generation && node === play.node) {
       const last = pos.moves[pos.moves.length - 1];
       known = node.children.some((c) => c.move === last.move);
       child = childFor(node, last);
       play.positions.set(keyOf(child), pos);
-      $("#g-said").textContent = `${playCapital(playerName(last.player))} played ${last.text}.`;
+      $("#g-said").textContent = playSaid(last, pos.remark);
       $("#g-move").value = "";
       playClearError();
+      if (pos.animation) await playAnimation(pos.animation);
     }
   } catch (e) {
     playError(e.message);
   } finally {
     play.busy = false;
   }
-  if (!child) { playShow(); return; }
+  if (!child || generation !== play.generation) { playShow(); return; }
   play.paused = false;
   await playGo(child);
   if (!known || !child.children.length) playNext();
@@ -645,7 +740,7 @@ async function playUndo() {
 function playNext() {
   const p = play.pos;
   if (!p || p.over || play.job || play.paused || play.busy) return;
-  if (playSides()[p.to_move] !== "program") return;
+  if (playSides()[p.to_move] === "human") return;
   playThink("program");
 }
 
@@ -655,9 +750,16 @@ async function playThink(kind) {
   const node = play.node;
   const generation = play.generation;
   const who = playCapital(p.player);
-  const doing = kind === "program" ? `${who} (the program) is thinking` : "Looking for a hint";
+  const side = playSides()[p.to_move];
+  const by = side === "human" ? "the program" : side;
+  const doing = kind === "program" ? `${who} (${by}) is thinking` : "Looking for a hint";
   const level = $("#g-level").value;
-  const handle = startJob(playUrl(kind), playBody(pathOf(node), { level }));
+  const extra = { level };
+  if (kind === "program") {
+    extra.animate = playSpeed() > 0;
+    if (side !== "human") extra.player = side;  // else the program at the level: Let the program move
+  }
+  const handle = startJob(playUrl(kind), playBody(pathOf(node), extra));
   play.job = { kind, handle, node };
   playCancelAnalysis();  // the program's search and an analysis would take turns
   playShow();
@@ -681,11 +783,21 @@ async function playThink(kind) {
   if (generation !== play.generation || node !== play.node) return;
   $("#g-said").textContent = answer.said;
   if (kind === "program") {
-    const moves = answer.position.moves;
-    const child = childFor(node, moves[moves.length - 1]);
-    play.positions.set(keyOf(child), answer.position);
-    await playGo(child);
-    if (!child.children.length) playNext();
+    let at = node;
+    const remarks = [];
+    for (const step of answer.steps) {  // the whole turn, each move shown in turn
+      if (generation !== play.generation || at !== play.node) return;
+      const moves = step.position.moves;
+      const child = childFor(at, moves[moves.length - 1]);
+      play.positions.set(keyOf(child), step.position);
+      if (step.remark) remarks.push(step.remark);
+      if (step.animation) await playAnimation(step.animation);
+      if (generation !== play.generation || at !== play.node) return;
+      await playGo(child);
+      at = child;
+    }
+    if (remarks.length) $("#g-said").textContent = `${answer.said} ${remarks.join(" ")}`;
+    if (at === play.node && !at.children.length) playNext();
   } else {
     play.hint = { node, move: answer.move };
     playShow();
@@ -952,17 +1064,36 @@ function playShow() {
     status("#g-status", `Game over. ${p.result_text}`);
   } else if (!thinking) {
     const again = p.again ? " again" : "";
-    const program = playSides()[p.to_move] === "program" ? " (the program's side)" : "";
+    const side = playSides()[p.to_move];
+    const program = side !== "human" ? ` (${side}'s side)` : "";
     status("#g-status", `${playCapital(p.player)}${program} to move${again}: click a move, or Tab to it and press Enter.`);
   }
   $("#g-position").textContent = p.text;
-  $("#g-cancel").hidden = !thinking;
-  $("#g-hint").disabled = thinking || play.busy || p.over;
-  $("#g-program").disabled = thinking || play.busy || p.over;
-  $("#g-undo").disabled = thinking || play.busy || !play.node.parent || play.node.children.length > 0;
-  $("#g-move").disabled = !playable;
+  playButtons();
+  playShowPanel();
   playShowMoves();
   playShowAnalysis();
+}
+
+function playButtons() {
+  const p = play.pos;
+  if (!p || !play.node) return;
+  const thinking = play.job !== null;
+  const held = thinking || play.busy || play.animating;
+  $("#g-cancel").hidden = !thinking;
+  $("#g-hint").disabled = held || p.over;
+  $("#g-program").disabled = held || p.over;
+  $("#g-undo").disabled = held || !play.node.parent || play.node.children.length > 0;
+  $("#g-move").disabled = !playPlayable();
+}
+
+// The game's side panel for the position shown (its extras' HTML: Nim's binary table).
+function playShowPanel() {
+  const panel = play.pos && play.pos.panel;
+  $("#g-panel").hidden = !panel;
+  if (!panel) return;
+  $("#g-panel-title").textContent = panel.title;
+  $("#g-panel-body").innerHTML = panel.html;
 }
 
 // The moves: the main line, each variation indented under the move it replaces.
@@ -1076,6 +1207,7 @@ async function playInit() {
   $("#g-file").addEventListener("change", playOpenFile);
   $("#g-copy").addEventListener("click", playCopy);
   $("#g-download").addEventListener("click", playDownload);
+  $("#g-review").addEventListener("click", () => { showTab("review"); reviewTakeGame(); });
   for (const [id, where] of [["#g-first", "first"], ["#g-back", "back"], ["#g-forward", "forward"], ["#g-last", "last"]]) {
     $(id).addEventListener("click", () => playStep(where));
   }
@@ -1086,10 +1218,14 @@ async function playInit() {
   });
   for (const k of [0, 1]) {
     const select = $(`#g-side${k}`);
-    html("option", { value: "human" }, select, "a person");
-    html("option", { value: "program" }, select, "the program");
-    select.value = k === 0 ? "human" : "program";
-    select.addEventListener("change", () => { play.paused = false; playShow(); playRemember(); playNext(); });
+    select.addEventListener("change", () => {
+      play.wanted[k] = select.value;
+      play.paused = false;
+      playSideNotes();
+      playShow();
+      playRemember();
+      playNext();
+    });
   }
   let listed;
   try {
