@@ -132,9 +132,10 @@ def _explain(game: ConnectFour, state: State, score: int, weak: bool) -> str:
     winner = players[mover] if score > 0 else players[1 - mover]
     if weak:
         return f"{winner} wins under perfect play (weak solve: no score)"
-    half = (game.cells + 1) // 2
-    discs = half + 1 - abs(score)
-    k = 2 * (discs - 1) + (mover if score > 0 else 1 - mover)  # the winning move, from 0
+    side = mover if score > 0 else 1 - mover
+    share = (game.cells + 1 - side) // 2  # the winner's discs at the start (RULES.md 6)
+    discs = share + 1 - abs(score)
+    k = 2 * (discs - 1) + side  # the winning move, from 0
     left = k - n + 1
     return (
         f"{winner} wins with their {_ordinal(discs)} disc, {left} {'ply' if left == 1 else 'plies'}"
@@ -153,9 +154,10 @@ def connect4() -> None:
 
     A position is the string of the columns played from the empty board, 1 to W from the
     left: 4453 is 1 in column 4, 2 in column 4, 1 in column 5, 2 in column 3. A score is
-    for the player to move: 0 a draw; a win scores W*H/2 + 1 minus the discs the winner
-    has when they complete four (7 x 6: 1 to 18), a loss the same negated. Play against
-    the program with 'boardgames play connect4'.
+    for the player to move: 0 a draw; a win scores 1 + the discs the winner still holds
+    when they complete four, each player holding half the W*H discs at the start (on an
+    odd board the first player the larger half): 7 x 6 scores run from 1 to 18; a loss
+    scores the same negated. Play against the program with 'boardgames play connect4'.
     """
 
 

@@ -78,10 +78,11 @@ class ConnectFour:
         return np.array(lines, dtype=np.int64)
 
     def win_score(self, discs: int) -> int:
-        """The margin of a win completed with the ``discs``-th disc: ``ceil(W*H/2) + 1 - s``,
-        ``s`` the winner's discs (RULES.md 6; the ceiling keeps a last-disc win on an odd
-        board positive)."""
-        return (self.cells + 1) // 2 + 1 - (discs + 1) // 2
+        """The margin of a win completed with the ``discs``-th disc of the game (RULES.md
+        6): 1 + the discs the winner still holds, of ``ceil(W*H/2)`` for the first player
+        and ``floor(W*H/2)`` for the second; Pons' ``(W*H + 1 - m) div 2``, ``m`` the
+        discs played before it. Even boards: ``W*H/2 + 1 - s``, ``s`` the winner's discs."""
+        return (self.cells + 2 - discs) // 2
 
     def height_of(self, state: State, col: int) -> int:
         """The discs in column ``col`` (the row a new disc lands in)."""

@@ -88,11 +88,12 @@ def apply_move(states, ply, move, params):
 
 @njit(cache=True, inline="always")
 def result(states, ply, params):
-    """The opponent's last disc completed four: minus its win score; a full board: 0."""
+    """The opponent's last disc completed four: minus its win score (``ConnectFour.
+    win_score``: ``(W*H + 2 - discs) div 2``, RULES.md 6); a full board: 0."""
     cells = params[0] * params[1]
     discs = states[ply, cells + 1]
     if states[ply, cells + 2] != 0:
-        return -((cells + 1) // 2 + 1 - (discs + 1) // 2)
+        return -((cells + 2 - discs) // 2)
     if discs == cells:
         return 0
     return NOT_OVER

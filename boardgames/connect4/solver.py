@@ -1,11 +1,13 @@
 """Connect Four solved exactly: numba kernels on bitboards, and a pure-Python reference.
 
-Scores follow RULES.md section 6, for the player to move: 0 for a draw, ``ceil(W*H/2) + 1
-- d`` when the mover wins with their ``d``-th disc, minus the opponent's such number when
-the mover loses (7 x 6: -18..18; :meth:`ConnectFour.win_score` is the same number). In
-the kernels it is ``ws(k) = ceil(W*H/2) - k // 2``, the score of a win whose winning disc
-is move ``k`` (counted from 0): a win with the mover's next disc scores ``ws(n)``, ``n``
-the discs on the board.
+Scores follow RULES.md section 6, for the player to move: 0 for a draw, ``1 + share - d``
+when the mover wins with their ``d``-th disc, ``share`` their part of the ``W*H`` discs
+(``ceil(W*H/2)`` for the first player, ``floor(W*H/2)`` for the second), minus the
+opponent's such number when the mover loses (7 x 6: -18..18; :meth:`ConnectFour.win_score`
+is the same number). Everywhere here it is Pons' ``ws(k) = (W*H + 1 - k) // 2``, the score
+of a win whose winning disc is move ``k`` (counted from 0), on even and odd boards alike:
+a win with the mover's next disc scores ``ws(n)``, ``n`` the discs on the board, and
+``ws(k + 2) = ws(k) - 1``.
 
 A position is two bitboards (``uint64``): the mover's discs and all discs (the mask),
 column after column, ``H + 1`` bits a column (``W * (H + 1) <= 64``); the top bit of each
@@ -153,8 +155,10 @@ def _mirror(key, width, h1, column):
 
 
 @njit(cache=True, inline="always")
-def _ws(half, k):
-    return half - k // 2
+def _ws(cells, k):
+    """The score of a win whose winning disc is move ``k`` of the game (from 0): Pons'
+    ``(W*H + 1 - k) div 2`` (RULES.md 6)."""
+    return (cells + 1 - k) // 2
 
 
 # --- the search ----------------------------------------------------------------------------
@@ -172,7 +176,6 @@ def _search(cur0, mask0, n0, beta0, g, cols, colmask, tt, fu, fi, counters, flag
     column = g[G_COLUMN]
     width = np.int64(g[G_WIDTH])
     cells = np.int64(g[G_CELLS])
-    half = (cells + 1) // 2
     shift = np.uint64(64 - counters[C_BITS])
     tagmask = (np.uint64(1) << shift) - np.uint64(1)
     limit = counters[C_LIMIT]
@@ -200,7 +203,7 @@ def _search(cur0, mask0, n0, beta0, g, cols, colmask, tt, fu, fi, counters, flag
         forced = possible & opp_win
         if forced != 0:
             if forced & (forced - one):
-                v = -_ws(half, n + 1)  # two threats: the opponent wins next move
+                v = -_ws(cells, n + 1)  # two threats: the opponent wins next move
                 possible = np.uint64(0)
             else:
                 possible = forced
@@ -208,12 +211,12 @@ def _search(cur0, mask0, n0, beta0, g, cols, colmask, tt, fu, fi, counters, flag
         if possible == 0:
             pass
         elif nonlosing == 0:
-            v = -_ws(half, n + 1)
+            v = -_ws(cells, n + 1)
         elif n >= cells - 2:
             v = 0  # no win for the mover now, none for the opponent on the last cell
         else:
-            lo = -_ws(half, n + 3)
-            hi = _ws(half, n + 2)
+            lo = -_ws(cells, n + 3)
+            hi = _ws(cells, n + 2)
             if lo >= beta:
                 v = lo
             elif hi < beta:
@@ -343,12 +346,12 @@ def _solve(cur, mask, n, weak, g, cols, colmask, tt, fu, fi, counters, flag):
     :data:`STOPPED` when stopped."""
     h1 = g[G_H1]
     board = g[G_BOARD]
-    half = (np.int64(g[G_CELLS]) + 1) // 2
+    cells = np.int64(g[G_CELLS])
     possible = (mask + g[G_BOTTOM]) & board
     if _winning(cur, mask, h1, board) & possible:
-        return 1 if weak else _ws(half, n)
-    lo = -_ws(half, n + 1)
-    hi = _ws(half, n + 2)
+        return 1 if weak else _ws(cells, n)
+    lo = -_ws(cells, n + 1)
+    hi = _ws(cells, n + 2)
     if weak:
         lo = max(lo, -1)
         hi = min(hi, 1)
@@ -395,7 +398,6 @@ def analyse_columns(cur, mask, n, weak, g, cols, colmask, tt, fu, fi, counters, 
     board = g[G_BOARD]
     width = np.int64(g[G_WIDTH])
     cells = np.int64(g[G_CELLS])
-    half = (cells + 1) // 2
     possible = (mask + bottom) & board
     mine = _winning(cur, mask, g[G_H1], board)
     for c in range(width):
@@ -406,7 +408,7 @@ def analyse_columns(cur, mask, n, weak, g, cols, colmask, tt, fu, fi, counters, 
             continue
         c = cols[k]
         if m & mine:
-            out[c] = 1 if weak else _ws(half, n)
+            out[c] = 1 if weak else _ws(cells, n)
         elif n + 1 == cells:
             out[c] = 0
         else:
@@ -428,7 +430,6 @@ def keeping_column(cur, mask, n, value, g, cols, colmask, tt, fu, fi, counters, 
     h1 = g[G_H1]
     width = np.int64(g[G_WIDTH])
     cells = np.int64(g[G_CELLS])
-    half = (cells + 1) // 2
     possible = (mask + bottom) & board
     mine = _winning(cur, mask, h1, board)
     for k in range(width):
@@ -442,7 +443,7 @@ def keeping_column(cur, mask, n, value, g, cols, colmask, tt, fu, fi, counters, 
         if n + 1 == cells:
             r = 0
         elif _winning(child_cur, child_mask, h1, board) & ((child_mask + bottom) & board):
-            r = _ws(half, n + 1)  # the opponent wins at once
+            r = _ws(cells, n + 1)  # the opponent wins at once
         else:
             # the child's score is at most -value exactly when a probe at 1 - value fails low
             r = _search(child_cur, child_mask, n + 1, 1 - value, g, cols, colmask, tt, fu, fi,
@@ -533,7 +534,7 @@ class ReferenceSolver:
         self.width, self.height = width, height
         self.h1 = height + 1
         self.cells = width * height
-        self.half = (self.cells + 1) // 2
+        self.half = (self.cells + 1) // 2  # no score is larger
         self.order = column_order(width)
         self.bottoms = [1 << (c * self.h1) for c in range(width)]
         self.tops = [1 << (c * self.h1 + height - 1) for c in range(width)]
@@ -541,6 +542,11 @@ class ReferenceSolver:
         self.node_limit = node_limit
         self.stop = stop
         self.nodes = 0
+
+    def win(self, n: int) -> int:
+        """The score of a win with the next disc after ``n`` discs (RULES.md 6: Pons'
+        ``(W*H + 1 - n) div 2``)."""
+        return (self.cells + 1 - n) // 2
 
     def four(self, pos: int) -> bool:
         """Whether ``pos`` holds four in a line."""
@@ -568,7 +574,7 @@ class ReferenceSolver:
         if n == self.cells:
             return 0
         moves = self.moves(mask)
-        win = self.half - n // 2
+        win = self.win(n)
         for m in moves:
             if self.four(cur | m):
                 return win
@@ -617,7 +623,7 @@ class ReferenceSolver:
         ]
         for c, m in moves:
             if self.four(cur | m):
-                return self.half - n // 2, c
+                return self.win(n), c
         alpha, beta = -self.half - 1, self.half + 1
         best, col = -self.half - 2, moves[0][0]
         for c, m in moves:
@@ -636,7 +642,7 @@ class ReferenceSolver:
             col = self.bottoms[c] * ((1 << self.height) - 1)
             m = (board.mask + self.bottoms[c]) & ~board.mask & col
             if self.four(board.cur | m):
-                out[c] = self.half - board.n // 2
+                out[c] = self.win(board.n)
             elif board.n + 1 == self.cells:
                 out[c] = 0
             else:
@@ -855,9 +861,11 @@ def warm() -> None:
 
 def plies_to_end(width: int, height: int, n: int, score: int) -> int:
     """Plies from a position of ``n`` discs to the winning disc of a game of ``score``
-    (for the mover; not 0)."""
-    half = (width * height + 1) // 2
-    k = 2 * (half - abs(score)) + ((n if score > 0 else n + 1) & 1)
+    (for the mover; not 0): the move ``k`` (from 0) of the winner's parity with
+    ``(W*H + 1 - k) div 2 = |score|``."""
+    k = width * height + 1 - 2 * abs(score)  # or one less
+    if (k - n - (score < 0)) % 2:
+        k -= 1
     return k - n + 1
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgames.connect4.game import ConnectFour
-from boardgames.core.capabilities import capabilities, legal_mask
+from boardgames.core.capabilities import Mark, capabilities, legal_mask
 from boardgames.core.protocol import HEURISTIC_LIMIT, GameError, terminal_score
 from boardgames.core.registry import make_game
 from boardgames.core.search import alphabeta
@@ -176,20 +176,20 @@ def test_evaluation_is_a_symmetric_integer_heuristic() -> None:
 
 def test_svg_offers_every_legal_column_to_click() -> None:
     state = GAME.parse_position("444444" + "3")
-    picture = GAME.svg(state, move=2, best=4, heading="a <test>")
+    picture = GAME.svg(state, last=2, marks=[Mark(4, "best")], heading="a <test>")
     root = ET.fromstring(picture)
     ns = {"s": "http://www.w3.org/2000/svg"}
     columns = root.findall(".//s:g[@class='column']", ns)
     assert [int(g.get("data-move", "")) for g in columns] == GAME.legal_moves(state)
     discs = root.findall(".//s:circle", ns)
     assert sum("disc" in (c.get("class") or "") for c in discs) == 7
-    assert root.find(".//s:circle[@class='last']", ns) is not None
-    best = root.find(".//s:polygon[@class='best']", ns)
-    assert best is not None and best.get("data-move") == "4"
+    assert root.find(".//s:circle[@class='last last-move']", ns) is not None
+    best = root.find(".//s:polygon[@class='best mark mark-best']", ns)
+    assert best is not None and best.get("data-col") == "5"  # a mark is no move to click
     over = ET.fromstring(GAME.svg(GAME.parse_position("1212121")))
     assert over.findall(".//s:g[@class='column']", ns) == []
     with pytest.raises(GameError):
-        GAME.svg(state, move=0)
+        GAME.svg(state, last=0)
 
 
 def test_render_shows_the_board_and_who_moves() -> None:
