@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,9 @@ class Session:
     """The moves that led to ``start`` (None: it was given otherwise): for the record."""
     step: bool = False
     pause: float = 0.0
+    on_new: Callable[[Session], tuple[Any, Any] | None] | None = None
+    """``new`` at a prompt: None restarts from ``start``; else this asks for a new setup
+    (Nim's layout) and gives ``(game, start)``, or None to play on."""
     history: list[tuple[Any, int]] = field(default_factory=list)
     save_failed: bool = False
     save_error: str = ""
@@ -331,6 +334,7 @@ class Session:
 
     def human_turn(self, player: int) -> bool:
         """One move of a person (or a command); False when the person quits."""
+        from boardgames.core.commentary import described
         from boardgames.core.console import ask
         from boardgames.core.protocol import GameError
 
@@ -344,6 +348,11 @@ class Session:
             if word in ("q", "quit", "exit"):
                 return False
             if word in ("n", "new"):
+                if self.on_new is not None:
+                    setup = self.on_new(self)
+                    if setup is None:
+                        continue
+                    self.game, self.start = setup
                 self.state, self.history = self.start, []
                 self.save()
                 self.say("A new game from the start position.")
@@ -363,6 +372,10 @@ class Session:
             except GameError as e:
                 self.say(str(e), style="red")
                 continue
+            said = described(self.game, self.state, move)
+            if said:  # the move in the game's words: "You play 1 2 (take 2 from row 1)."
+                verb = "play" if self.who(player) in ("I", "You") else "plays"
+                self.say(f"{self.who(player)} {verb} {self.moves_text(self.state, [move])}.")
             self.play_move(move)
             return True
 
@@ -377,10 +390,10 @@ class Session:
 
     def run(self) -> int | None:
         """Play until the game ends or the person leaves. The winner (None: a draw or
-        left); ``self.finished`` says which. Ctrl-C while a program thinks ends the game
-        with its record kept and exits with status 130."""
+        left); ``self.finished`` says which. Ctrl-C or the end of input ends the game with
+        its record kept (Ctrl-C: the command's status is 130)."""
         from boardgames.core.commentary import result_text
-        from boardgames.core.console import EndOfInput
+        from boardgames.core.console import EndOfInput, make_console
         from boardgames.core.progress import Stopped
 
         self.finished = False
@@ -395,11 +408,15 @@ class Session:
                     self.stopped()
                     return None
         except EndOfInput:
-            self.stopped(" (end of input)")
+            self.say("End of input.")
+            self.stopped()
             return None
         except (Stopped, KeyboardInterrupt) as e:
+            # Ctrl-C: the record is kept; the command line's watch makes the status 130
+            if isinstance(e, Stopped) and str(e):
+                make_console(stderr=True).print(str(e), highlight=False, markup=False)
             self.stopped()
-            raise Stopped(str(e) or "Stopped (Ctrl-C).") from None
+            return None
         self.finished = True
         winner = self.winner()
         self.say("Game over.")
@@ -412,9 +429,9 @@ class Session:
         self.say(line)
         return winner
 
-    def stopped(self, why: str = "") -> None:
+    def stopped(self) -> None:
         kept = self.kept()
-        self.say(f"Game stopped{why}." + (f" The record so far is {kept}." if kept else ""))
+        self.say("Game stopped." + (f" The record so far is {kept}." if kept else ""))
 
 
 def side_player(game: Any, option: str, text: str, program: Any) -> Any:

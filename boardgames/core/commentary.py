@@ -75,4 +75,5 @@ def result_text(game: Any, state: State, names: tuple[str, str]) -> str:
         return "The game is a draw."
     mover = game.to_move(state)
     winner = mover if result > 0 else 1 - mover
-    return f"{names[winner]} wins (margin {abs(result)})."
+    name = names[winner][:1].upper() + names[winner][1:]
+    return f"{name} wins (margin {abs(result)})."

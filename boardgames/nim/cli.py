@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import click
 from rich.console import Console
@@ -12,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boardgames.cli.options import json_option
-from boardgames.core.console import EndOfInput, confirm, make_console, print_json
+from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
 from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import GameError
 from boardgames.core.tables import Col, FitTable
@@ -214,6 +215,27 @@ def harder(game: Nim) -> tuple[Nim, str]:
     return harder_game, f"Next game is harder: one more chip in every row{note}."
 
 
+def new_layout(session: Any) -> tuple[Nim, Any] | None:
+    """``new`` at Nim's prompt: ask for a layout until it is valid; an empty answer plays
+    on with the present game (None)."""
+    g = session.game
+    while True:
+        text = ask(
+            session.console,
+            f"New rows (1-{g.max_rows} rows of 1-{g.max_chips} chips, e.g. 3 4 5; "
+            "empty to keep playing): ",
+        ).strip()
+        if not text:
+            return None
+        try:
+            game = Nim(parse_rows(text), g.misere, g.max_rows, g.max_chips)
+        except GameError as e:
+            session.say(str(e), style="red")
+            continue
+        session.say(f"Nim with rows {' '.join(map(str, game.rows))}.")
+        return game, game.initial_state()
+
+
 def play_series(console: Console, game: Nim, human_first: bool, escalate: bool) -> None:
     """Games against Bouton's strategy through the generic play loop, one after the other
     while the person wants another; after a win the next one is harder (``escalate``)."""
@@ -234,9 +256,11 @@ def play_series(console: Console, game: Nim, human_first: bool, escalate: bool) 
                 f"\n[bold]Nim[/] with rows {' '.join(map(str, game.rows))} ({mode}). "
                 f"{'You move' if human_first else 'I move'} first."
             )
-            session = Session(plugin("nim"), game, game.initial_state(), sides)
+            session = Session(plugin("nim"), game, game.initial_state(), sides, on_new=new_layout)
             winner = session.run()
+            game = session.game
             if not session.finished:
+                console.print("Goodbye.")
                 return
             if winner is not None and sides[winner] is None and escalate:
                 game, said = harder(game)

@@ -125,5 +125,5 @@ def test_nim_play_needs_no_numba(tmp_path: Path) -> None:
     run = first_run(tmp_path, ["nim", "play"], "1 1\nquit\n")  # rows 3 4 5: take 1 from row 1
     assert run.returncode == 0, run.stderr
     # Bouton's reply to 2 4 5 (nim-sum 3): row 1 from 2 to 1, the nim-sum back to 0
-    assert "I take 1 from row 1." in run.stdout
+    assert "I play 1 1 (take 1 from row 1)." in run.stdout
     assert run.stderr.strip().splitlines()[-1] == "numba imported: False"

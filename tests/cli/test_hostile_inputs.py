@@ -527,7 +527,7 @@ def test_nim_prompt_asks_again(line: str, reason: str) -> None:
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     assert result.output.count(reason) == 1, result.output
     assert len(max(result.output.splitlines(), key=len)) < 200
-    assert "You take 1 from row 1." in result.output  # asked again
+    assert "You play 1 1 (take 1 from row 1)." in result.output  # asked again
     assert "Goodbye." in result.output
 
 
@@ -594,7 +594,7 @@ def test_ctrl_c_caught_by_a_command_still_gives_130(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """kalah play catches Ctrl-C at its prompt and says so itself; the status is 130."""
-    from boardgames.kalah.cli import play as kalah_cli
+    from boardgames.core import console as kalah_cli  # the play loop's prompt
 
     def press_ctrl_c(*args: object) -> str:
         signal.raise_signal(signal.SIGINT)
@@ -774,5 +774,5 @@ def test_program_ctrl_c_is_130_everywhere(tmp_path: Path) -> None:
     )
     assert code == EXIT_INTERRUPTED and "Traceback" not in err
     assert "Game stopped. The record so far is saved" in out and path.exists()
-    code, out, err = _interrupt(["nim", "play"], "quit): ")
+    code, out, err = _interrupt(["nim", "play"], "quit: ")
     assert code == EXIT_INTERRUPTED and "Goodbye." in out and "Traceback" not in err

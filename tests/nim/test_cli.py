@@ -90,10 +90,10 @@ def test_scripted_game_human_wins_and_next_game_is_harder() -> None:
     assert "row 1 has 3 chips; take 1 to 3" in out
     assert "Hint: 1 2 (take 2 from row 1). Why: row 1 goes 3 -> 1" in out
     assert "I play 3 1 (take 1 from row 3). Why: the nim-sum is 0" in out
-    assert "first player wins (margin 1). You win!" in out
+    assert "First player wins (margin 1). You win!" in out
     assert "Next game is harder" in out
     assert "Nim with rows 4 5 6" in out
-    assert "Game stopped." in out and "Traceback" not in out
+    assert "Goodbye." in out and "Traceback" not in out
 
 
 def test_program_first_wins_and_explains_with_nim_sums() -> None:
@@ -110,19 +110,20 @@ def test_program_first_wins_and_explains_with_nim_sums() -> None:
     )
 
 
-def test_undo_and_new_game() -> None:
-    script = ["undo", "2 1", "undo", "2 2", "new", "1 2", "quit"]
+def test_undo_and_new_setup() -> None:
+    script = ["undo", "2 1", "undo", "new", "0 0", "99", "2 2", "1 2", "quit"]
     out = run(["nim", "play"], "\n".join(script) + "\n").output
     assert "Nothing to undo yet." in out
     assert "Took back your last move and my reply." in out
-    assert "A new game from the start position." in out
-    assert "Game stopped." in out
+    assert "row 1 has 0 chips" in out and "row 1 has 99 chips" in out
+    assert "Nim with rows 2 2" in out
+    assert "Goodbye." in out
 
 
 def test_end_of_input_leaves_cleanly() -> None:
     for text in ["", "1 1\n", "y\n"]:
         result = run(["nim", "play"], text)
-        assert result.exit_code == 0 and "Game stopped (end of input)." in result.output
+        assert result.exit_code == 0 and "Goodbye." in result.output
         assert "Traceback" not in result.output
 
 
