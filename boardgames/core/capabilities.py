@@ -200,11 +200,13 @@ def parse_position(game: Any, text: str) -> State:
     return parse_moves(game, text)[0]
 
 
-def parse_moves(game: Any, text: str) -> tuple[State, list[int]]:
+def parse_moves(game: Any, text: str, *, commas: bool = False) -> tuple[State, list[int]]:
     """The position reached by the moves ``text`` lists from the start, and those moves
-    (``start`` or an empty text: the start position, no moves)."""
+    (``start`` or an empty text: the start position, no moves). ``commas``: the moves are
+    separated by commas only (a move's notation may hold a space: Nim's ``1 2, 3 1``)."""
     state: State = game.initial_state()
-    words = [w for w in _SEPARATORS.split(text.strip()) if w]
+    parts = text.split(",") if commas else _SEPARATORS.split(text.strip())
+    words = [w.strip() for w in parts if w.strip()]
     if words == ["start"]:
         return state, []
     moves: list[int] = []

@@ -126,16 +126,5 @@ def _move_list(game: Any, text: str) -> list[int]:
     """The moves of a record's ``moves:`` line: separated by commas when a move's notation
     holds a space (Nim's ``1 2, 3 1``), else by spaces."""
     from boardgames.core.capabilities import parse_moves
-    from boardgames.core.protocol import GameError
 
-    if "," not in text:
-        return parse_moves(game, text)[1]
-    state, moves = game.initial_state(), []
-    for i, word in enumerate((w.strip() for w in text.split(",") if w.strip()), 1):
-        try:
-            move = game.parse_move(word, state)
-        except GameError as e:
-            raise GameError(f"move {i} ({word[:20]!r}): {e}") from None
-        moves.append(move)
-        state, _ = game.play(state, move)
-    return moves
+    return parse_moves(game, text, commas="," in text)[1]
