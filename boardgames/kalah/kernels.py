@@ -399,6 +399,14 @@ def specialised_kernels(
     return GameKernels(gen_moves_, apply_move_, result_, evaluate_, priority_, tag)
 
 
+SPECIALISED_BOARD = (6, "classic", False)
+"""(pits, rules, empty capture) of the one board whose plain alpha-beta gets the
+specialised kernels (about 1.4x faster there: benchmarks/engine_bench.py): the default
+board. Every other board searches with the generic kernels, so a game's kernels compile
+once for every board and rule set instead of once for each (the test suite touches
+dozens)."""
+
+
 def kernel_spec(game: Kalah) -> KernelSpec:
     """What the numba engine needs to search ``game`` (core/strategies.py)."""
     m = game.pits
@@ -407,5 +415,9 @@ def kernel_spec(game: Kalah) -> KernelSpec:
         total = int(state[: 2 * m + 2].sum())
         return make_params(m, game.rules, game.evaluation, total, game.empty_capture)
 
-    fast = specialised_kernels(m, game.rules, game.evaluation, game.empty_capture)
+    fast = (
+        specialised_kernels(m, game.rules, game.evaluation, game.empty_capture)
+        if (m, game.rules, game.empty_capture) == SPECIALISED_BOARD
+        else None
+    )
     return KernelSpec(kernels(), params, 2 * m + 3, m, MAX_STONES, fast)
