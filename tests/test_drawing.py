@@ -6,7 +6,6 @@ over it lets clicks through), and the last move and the marks are drawn."""
 
 from __future__ import annotations
 
-import math
 import random
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 from boardgames.core.capabilities import Drawing, Mark, moves_of
 from boardgames.core.protocol import GameError
 from boardgames.core.registry import two_player
+from boardgames.testing import check_picture
 
 SPECS = two_player()
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
@@ -31,9 +31,6 @@ CASES = [(name, {}) for name in SPECS] + [
     if set(options) <= {o.name for o in SPECS[name].options}  # an option this version has
 ]
 IDS = [name + "".join(f"-{k}={v}" for k, v in options.items()) for name, options in CASES]
-
-Box = tuple[float, float, float, float]
-"""x0, y0, x1, y1"""
 
 
 def drawing(name: str, options: dict[str, Any]) -> Any:
@@ -67,83 +64,6 @@ def classes(e: ET.Element) -> list[str]:
 
 def classed(root: ET.Element, cls: str) -> list[ET.Element]:
     return [e for e in root.iter() if cls in classes(e)]
-
-
-def box(e: ET.Element) -> Box | None:
-    """The bounding box of a circle, rect, line or polygon; None for anything else."""
-    tag = e.tag.rsplit("}", 1)[-1]
-
-    def f(name: str) -> float:
-        return float(e.get(name, 0))
-
-    if tag == "circle":
-        return f("cx") - f("r"), f("cy") - f("r"), f("cx") + f("r"), f("cy") + f("r")
-    if tag == "rect":
-        return f("x"), f("y"), f("x") + f("width"), f("y") + f("height")
-    if tag == "line":
-        (x0, x1), (y0, y1) = sorted((f("x1"), f("x2"))), sorted((f("y1"), f("y2")))
-        return x0, y0, x1, y1
-    if tag == "polygon":
-        xs, ys = zip(*(map(float, p.split(",")) for p in e.get("points", "").split()), strict=True)
-        return min(xs), min(ys), max(xs), max(ys)
-    return None
-
-
-def centre(e: ET.Element) -> tuple[float, float]:
-    """The centre of ``e``'s shape, or of the first shape inside it (a group's)."""
-    x0, y0, x1, y1 = next(b for b in map(box, e.iter()) if b is not None)
-    return (x0 + x1) / 2, (y0 + y1) / 2
-
-
-def covers(e: ET.Element, x: float, y: float) -> bool:
-    """Whether ``e``, a circle or a rect, covers the point (x, y)."""
-    tag, b = e.tag.rsplit("}", 1)[-1], box(e)
-    if tag == "circle":
-        cx, cy, r = (float(e.get(a, 0)) for a in ("cx", "cy", "r"))
-        return math.hypot(x - cx, y - cy) <= r
-    return tag == "rect" and b is not None and b[0] <= x <= b[2] and b[1] <= y <= b[3]
-
-
-def meet(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def check_picture(game: Any, state: Any, picture: str) -> ET.Element:
-    """The picture parses; its data-move elements are exactly the legal moves; a shape
-    after one (not inside it) that covers its centre lets clicks through, and so does
-    every marker (``last-move``, ``mark``) drawn over any part of it."""
-    root = ET.fromstring(picture)
-    assert root.tag.endswith("svg")
-    order = list(root.iter())
-    parent = {child: p for p in order for child in p}
-
-    def up(e: ET.Element | None) -> list[ET.Element]:
-        out = []
-        while e is not None:
-            out.append(e)
-            e = parent.get(e)
-        return out
-
-    def inert(e: ET.Element) -> bool:
-        return any(a.get("pointer-events") == "none" for a in up(e))
-
-    def marker(e: ET.Element) -> bool:
-        return any({"last-move", "mark"} & set(classes(a)) for a in up(e))
-
-    clickable = [e for e in order if e.get("data-move") is not None]
-    assert sorted(int(e.get("data-move")) for e in clickable) == sorted(game.legal_moves(state))
-    for e in clickable:
-        assert not inert(e), e.attrib
-        x, y = centre(e)
-        inside = set(e.iter())
-        area = [b for b in map(box, inside) if b is not None]
-        for later in order[order.index(e) + 1 :]:
-            b = box(later)
-            if later in inside or b is None or inert(later):
-                continue
-            assert not covers(later, x, y), (e.attrib, later.attrib)
-            assert not (marker(later) and any(meet(b, a) for a in area)), (e.attrib, later.attrib)
-    return root
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)

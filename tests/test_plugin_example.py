@@ -136,7 +136,7 @@ def test_games_lists_tictactoe_with_its_capabilities(venv: Venv) -> None:
     entry = games["tictactoe"]
     assert entry["kind"] == "game" and entry["title"] == "Tic-tac-toe"
     assert entry["options"] == [] and "problem" not in entry
-    offered = {"rules", "text", "notation", "svg", "actions", "evaluation"}
+    offered = {"rules", "text", "notation", "svg", "actions", "evaluation", "kernels"}
     assert set(entry["capabilities"]) == offered
     table = venv.boardgames("games")
     assert table.returncode == 0 and "tictactoe" in table.stdout
@@ -334,6 +334,44 @@ print("ok")
 
 def test_the_learning_environments_serve_it(venv: Venv) -> None:
     assert venv.script(ENVS).strip().endswith("ok")
+
+
+CONFORMANCE = """
+from boardgames.core.registry import make_game
+from boardgames.testing import LAWS, check_game
+
+check_game(make_game("tictactoe"))  # every law, the kernels' included
+print(len(LAWS), "laws")
+"""
+
+
+def test_check_game_passes_on_it(venv: Venv) -> None:
+    """The one call the tutorial gives an author: the conformance laws, kernels included."""
+    assert venv.script(CONFORMANCE, timeout=300).strip().endswith("laws")
+
+
+KERNELS = """
+from boardgames.core.mcts import MctsSearcher
+from boardgames.core.registry import make_game
+from boardgames.core.strategies import EXACT_STRATEGIES, numba_searcher
+
+game = make_game("tictactoe")
+start = game.initial_state()
+searcher = numba_searcher(game)
+for name in EXACT_STRATEGIES:  # every numba strategy: a draw, searched to the end
+    found = searcher.run(name, start, 9)
+    assert found.value == 0 and found.best_move in range(9), (name, found)
+state, _ = game.play(start, 0)
+state, _ = game.play(state, 3)
+found = MctsSearcher(game).search(state, playouts=3000, seed=1)
+assert found.move in game.legal_moves(state), found
+print("ok")
+"""
+
+
+def test_the_numba_strategies_and_mcts_run_on_its_kernels(venv: Venv) -> None:
+    """Step two of the tutorial: the optional kernels serve every numba strategy and MCTS."""
+    assert venv.script(KERNELS, timeout=300).strip() == "ok"
 
 
 def test_the_generic_command_tests_pass_for_it(venv: Venv) -> None:

@@ -27,7 +27,7 @@ import click
 from boardgames import cache_dir
 from boardgames.cli import ctrl_c_noted
 from boardgames.cli.options import json_option
-from boardgames.core.cachefiles import CacheEntry, CacheFiles, Selector, cache_files
+from boardgames.core.cachefiles import CacheEntry, CacheFiles, Selector
 from boardgames.core.console import EndOfInput, confirm, make_console, print_json
 from boardgames.core.progress import Progress, format_bytes, interruptible
 from boardgames.core.tables import Col, FitTable
@@ -44,6 +44,23 @@ LAST_USED_NOTE = "last used: the file's access time (most systems update it once
 
 Found = list[tuple[CacheFiles, CacheEntry]]
 """Files of the games in the cache folder, each with the game's :class:`CacheFiles`."""
+
+
+def _cache_files() -> list[CacheFiles]:
+    """Each installed game's own cache files (its plugin's ``cache``); a plugin whose
+    ``cache`` does not load is one line on stderr and left out, the others listed."""
+    from boardgames.core.registry import PluginError, plugins
+
+    found = []
+    for p in plugins().values():
+        try:
+            files = p.hook("cache")
+        except PluginError as e:
+            click.echo(f"Warning: {e}", err=True)
+            continue
+        if files is not None:
+            found.append(files)
+    return found
 
 
 def _scan(folder: Path, games: Iterable[CacheFiles]) -> Found:
@@ -203,7 +220,7 @@ def list_command(as_json: bool) -> None:
     """
 
     folder = cache_dir()
-    games = list(cache_files().values())
+    games = _cache_files()
     found = _scan(folder, games)
     entries = [e for _, e in found]
     numba_folder = _numba_folder()
@@ -353,7 +370,7 @@ def clean_command(
         )
     # (the games' files are looked at only when asked for: telling a current table from a
     # stale one may compile a small kernel, which --numba alone must not do)
-    games = list(cache_files().values()) if (stale or everything or specs) else []
+    games = _cache_files() if (stale or everything or specs) else []
     wanted = _parse_specs(specs, games)
     console = make_console()
     folder = cache_dir()
@@ -453,7 +470,7 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     """
     if as_json and stamp and not yes:
         raise click.UsageError("--stamp with --json cannot ask: add --yes")
-    games = list(cache_files().values())
+    games = _cache_files()
     wanted = _parse_specs(specs, games)
     console = make_console(stderr=as_json)
     err = make_console(stderr=True)

@@ -33,7 +33,8 @@ def generic_compare(spec: GamePlugin) -> click.Command:
     @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the openings.")
     @click.option(
         "--strategies", default="", metavar="A,B,...",
-        help="Strategies to run (default: every depth-limited one).",
+        help="Strategies to run (default: every depth-limited one; mcts where the game has "
+        "kernels).",
     )  # fmt: skip
     @click.option(
         "--engines", default="", metavar="python,numba",
@@ -48,6 +49,8 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             comparison_json,
             comparison_table,
             disagreements,
+            generic_strategies,
+            mcts_table,
             parse_choice_list,
             plan,
             random_positions,
@@ -72,7 +75,9 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             )
         chosen_engines = parse_choice_list(engines or ",".join(default), have, "engine")
         chosen = parse_choice_list(
-            strategies or ",".join(EXACT_STRATEGIES), EXACT_STRATEGIES, "strategy"
+            strategies or ",".join(EXACT_STRATEGIES),
+            generic_strategies(spec.kernels is not None),
+            "strategy",
         )
         pairs, notes = plan(chosen, chosen_engines)
         if not pairs:
@@ -92,6 +97,9 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             console = make_console()
             title = f"{spec.title}: {len(states)} positions, depth {depth}"
             console.print(comparison_table(rows, title))
+            monte_carlo = mcts_table(rows)
+            if monte_carlo is not None:
+                console.print(monte_carlo)
             if notes and engines:  # pairs the user asked for that do not exist
                 console.print(f"Not run: {'; '.join(notes)}.", highlight=False)
             if not problems:

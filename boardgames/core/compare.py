@@ -30,7 +30,13 @@ from boardgames.core.protocol import (
     terminal_score,
 )
 from boardgames.core.search import SearchStopped
-from boardgames.core.strategies import ENGINES, STRATEGIES, numba_searcher, run_strategy
+from boardgames.core.strategies import (
+    ENGINES,
+    EXACT_STRATEGIES,
+    STRATEGIES,
+    numba_searcher,
+    run_strategy,
+)
 from boardgames.core.tables import Col, FitTable
 
 if TYPE_CHECKING:
@@ -99,6 +105,12 @@ def random_positions(
         if game.outcome(s) is None:
             out.append(s)
     return out or [game.initial_state()]
+
+
+def generic_strategies(has_kernels: bool) -> list[str]:
+    """The strategies the generic ``compare GAME`` offers: every depth-limited one, and
+    Monte Carlo tree search (``mcts``, numba only) where the game has kernels."""
+    return [*EXACT_STRATEGIES, *(["mcts"] if has_kernels else [])]
 
 
 def plan(

@@ -6,9 +6,10 @@ A game plugs in by giving five plain jitted functions over a stack of states
 
 * ``gen_moves(states, ply, params, moves) -> n``: legal moves of ``states[ply]`` into
   ``moves[ply, :n]`` in the game's natural order (the order of ``Game.legal_moves``);
-* ``apply_move(states, ply, move, params) -> again``: copy ``states[ply]`` into
-  ``states[ply + 1]`` and play ``move`` there (copy-make, no unmake); ``again`` is True
-  when the same player moves again (Kalah's extra turn);
+* ``apply_move(states, ply, move, params) -> code``: copy ``states[ply]`` into
+  ``states[ply + 1]`` and play ``move`` there (copy-make, no unmake); ``code`` is
+  :data:`TURN_PASSES`, :data:`AGAIN` (the same player moves again: Kalah's extra turn) or
+  :data:`OVER` (the move ended the game: exactly then);
 * ``result(states, ply, params) -> int``: :data:`NOT_OVER`, or the final margin for the
   side to move (``Game.outcome``);
 * ``evaluate(states, ply, params) -> int``: the heuristic for the side to move;
@@ -79,9 +80,14 @@ DEPTH_INF = 1 << 30
 HISTORY_SIZE = 4096
 
 AGAIN_IS_PLY, ORDER, TT, PVS, SOFT, CHECK = 1, 2, 4, 8, 16, 32
-PASS, AGAIN, OVER = 0, 1, 2
-"""What ``apply_move`` returns: the turn passes, the same player moves again, or the move
-ended the game. The search calls ``result`` only at the root and after an OVER move."""
+TURN_PASSES, AGAIN, OVER = 0, 1, 2
+"""What ``apply_move`` returns: the turn passes to the other player, the same player moves
+again, or the move ended the game. The search calls ``result`` only at the root and after
+an OVER move, so ``apply_move`` must return OVER exactly when the game ends (else a
+finished position silently scores as the window's bound). None of them is a game's move: a
+game whose player passes (a forced pass) plays that pass as a move of its own."""
+PASS = TURN_PASSES
+"""The old name of :data:`TURN_PASSES` (it read like a game's pass move)."""
 EXACT, LOWER, UPPER = 0, 1, 2
 ENTRY_BYTES = 4 * 8
 """Bytes per table entry: key, value, move, depth and flag (four int64 words)."""

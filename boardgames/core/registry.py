@@ -1,38 +1,91 @@
 """The game registry: every game is a plugin found through the entry-point group
 ``boardgames.games``.
 
-An entry point names a :class:`GamePlugin`, a small description of the game made of plain
-values and ``"module:attribute"`` strings: importing it must stay cheap (no numpy, no
+An entry point names one :class:`GamePlugin`, a typed description of the game made of
+plain values and ``"module:attribute"`` paths: importing it must stay cheap (no numpy, no
 numba), because ``boardgames --help`` reads every plugin to list the games' own commands.
-Kalah, Nim and N queens register in this package's ``pyproject.toml`` exactly as an
-outside package does (``examples/tictactoe-plugin/``)::
+Its capabilities are reached through :meth:`GamePlugin.hook`, which imports a path only
+when it is first used; :attr:`GamePlugin.provides` lists them without importing anything.
+Kalah, Nim, N queens and Connect Four register in this package's ``pyproject.toml``
+exactly as an outside package does (``examples/tictactoe-plugin/``)::
 
     [project.entry-points."boardgames.games"]
     connect4 = "boardgames.connect4.plugin:PLUGIN"
 
-Everything that used to be a hand-kept table of games (the CLI's game groups, ``compare``'s
-subcommands, ``cache warm``'s groups, the numba engine's kernels, the web page's games, the
-learning environments) is derived from :func:`plugins`. A plugin that fails to load is one
-line on stderr naming it; the rest of the toolkit works.
+The registry contains faults: each plugin is loaded with its output captured and
+whatever its import does (raising, ``sys.exit``, printing) caught, then checked (names,
+options, player names, path shapes). A bad plugin is one short escaped line on stderr
+naming its distribution, and is left out; a game name already taken is refused for the
+newcomer (a built-in game is always kept). A path that turns out not to import when it is
+first used is a :class:`PluginError`, one line naming the plugin.
 
 This module imports neither numpy nor any game.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+import io
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 ENTRY_POINT_GROUP = "boardgames.games"
+BUILT_IN = "boardgames"
+"""The distribution of the built-in games: a game name it registers is never replaced."""
 
 GAME: Final = "game"
 """A two-player game: play, analyse and compare work on it."""
 PUZZLE: Final = "puzzle"
 """A one-player puzzle (N queens): it has its own commands only."""
+
+Hook = Literal[
+    "kernels",
+    "solver",
+    "cli",
+    "compare",
+    "web",
+    "cache",
+    "envs",
+    "players",
+    "commentary",
+    "records",
+]
+"""The optional capabilities a plugin names by an import path (see :class:`GamePlugin`)."""
+HOOKS: Final[tuple[Hook, ...]] = (
+    "kernels",
+    "solver",
+    "players",
+    "commentary",
+    "records",
+    "cli",
+    "compare",
+    "web",
+    "cache",
+    "envs",
+)
+
+NAME = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
+PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*\Z")
+MESSAGE_LIMIT = 200
+"""Characters of a plugin's problem shown on stderr (a hostile plugin's error can be huge)."""
+
+
+class PluginError(Exception):
+    """A plugin that cannot do what it declares (a path that does not import, a factory
+    that fails): one line naming the plugin."""
+
+
+def one_line(text: object, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` as one short line: control characters (newlines, terminal colours)
+    escaped, cut to ``limit`` characters."""
+    raw = str(text)
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in raw)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -99,17 +152,32 @@ class Option:
         return self._int(value, label)
 
     def _int(self, value: Any, label: str) -> int:
+        """``value`` as a whole number in range: an int, or text of the digits 0-9 with an
+        optional sign; anything else (``--3``, ``٣``, thousands of digits) is refused in
+        this option's own words, never with ``int()``'s message."""
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ValueError(f"{label} must be a whole number, got {str(value)[:20]!r}")
-        text = str(value).strip()
-        if not text.lstrip("-").isascii() or not text.lstrip("-").isdigit() or len(text) > 12:
-            raise ValueError(f"{label} must be a whole number, got {text[:20]!r}")
-        number = int(text)
+        if isinstance(value, int):
+            number = int(value)  # never str(): a huge int would pass Python's digit limit
+        else:
+            text = value.strip()
+            if not _WHOLE_NUMBER.fullmatch(text):
+                raise ValueError(f"{label} must be a whole number, got {text[:20]!r}")
+            number = int(text)
         if (self.low is not None and number < self.low) or (
             self.high is not None and number > self.high
         ):
-            raise ValueError(f"{label} must be between {self.low} and {self.high}, got {number}")
+            shown = (
+                str(number)
+                if abs(number) < 10**12
+                else ("a huge number" if number > 0 else "a huge negative number")
+            )
+            raise ValueError(f"{label} must be between {self.low} and {self.high}, got {shown}")
         return number
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,12}")
+"""A whole number as text: ASCII digits, an optional sign, at most 12 digits."""
 
 
 @dataclass(frozen=True)
@@ -119,30 +187,29 @@ class GamePlugin:
     ``factory`` builds the game (an object of :class:`boardgames.core.protocol.Game` and the
     optional capabilities of :mod:`boardgames.core.capabilities`) from the options' values
     as keyword arguments. The other paths are optional capabilities that need heavy
-    imports, loaded only when used:
+    imports, reached through :meth:`hook` (imported on first use), one calling convention
+    each:
 
     - ``kernels``: ``kernel_spec(game) -> KernelSpec`` for the numba engine (every numba
       strategy, MCTS and ``compare`` then run on the game);
     - ``solver``: ``solve(game, state, *, weak=False, stop=None) -> SearchResult`` whose
       result is exact (``exact=True``);
+    - ``players``: a :class:`boardgames.core.players.GamePlayers` (named move choosers);
+    - ``commentary``: a :class:`boardgames.core.commentary.Commentary` (what is said
+      after a move beyond the move itself);
+    - ``records``: a :class:`boardgames.core.records.RecordFormat` (a record format of
+      the game's own);
     - ``cli``: the game's own click group (``boardgames kalah ...``);
-    - ``compare``: the game's own ``compare`` command, else the generic one;
-    - ``warm``: ``cache warm``'s steps, ``(label, "module:function")``;
-    - ``web``: the game's own additions to the web page (``boardgames serve``: tabs,
-      scripts, routes under ``/api/<name>/``), a :class:`boardgames.web.extras.WebExtras`;
-      the generic Play tab needs none;
-    - ``cache``: the game's own files in the cache folder (Kalah's endgame tables), an
-      object that ``boardgames cache list|clean|verify`` asks (see ``cli/cache.py``);
-    - ``players``: the game's own players (named move choosers: Kalah's presets, Nim's
-      ``bouton``), a :class:`boardgames.core.players.GamePlayers`;
-    - ``commentary``: what the play loop and the page say after a move beyond the move
-      itself ("A moves again", Bouton's why), a
-      :class:`boardgames.core.commentary.Commentary`;
-    - ``records``: the game's own record format (Kalah's ``.klh``), a
-      :class:`boardgames.core.records.RecordFormat`;
-    - ``envs``: a module of the game's environment extras (``"package.module"``, no
-      attribute): its own options, opponents and picture for the learning environments,
-      read by :mod:`boardgames.envs` (the hooks are listed in ``envs/games.py``).
+    - ``compare``: the game's own ``compare`` click command, else the generic one;
+    - ``web``: a :class:`boardgames.web.extras.WebExtras` (the page's extras);
+    - ``cache``: the game's own files in the cache folder (``cli/cache.py``);
+    - ``envs``: the environments' hooks (``envs/games.py``);
+    - ``warm``: ``cache warm``'s steps, ``(label, "module:function")``, each called with
+      no argument.
+
+    ``max_game_length`` is a proven bound on a game's moves (OpenSpiel needs one): an int,
+    or a function of the game (its options decide it); None when the game object says
+    (its ``max_game_length`` attribute) or no bound is known.
     """
 
     name: str
@@ -165,6 +232,38 @@ class GamePlugin:
     player_names: tuple[str, str] = ("first player", "second player")
     examples: tuple[str, ...] = field(default=())
     """Positions in the game's notation, for help texts and tests."""
+    max_game_length: int | Callable[[Any], int] | None = None
+
+    @property
+    def provides(self) -> frozenset[str]:
+        """The optional hooks this plugin names (and ``"warm"``), without importing any."""
+        named = {h for h in HOOKS if getattr(self, h) is not None}
+        return frozenset(named | ({"warm"} if self.warm else set()))
+
+    def hook(self, name: Hook) -> Any:
+        """The object of hook ``name`` (imported now), or None when the plugin names none;
+        a path that does not import is a one-line :class:`PluginError`."""
+        path = getattr(self, name)
+        return None if path is None else self.load(path, name)
+
+    def load(self, path: str, what: str) -> Any:
+        """The object at ``path``; :class:`PluginError` naming this plugin if it fails."""
+        try:
+            return load(path)
+        except Exception as e:
+            raise PluginError(
+                one_line(f"game {self.name!r}: its {what} {path!r} does not load: {_said(e)}")
+            ) from None
+
+    def length_bound(self, game: Any) -> int | None:
+        """``max_game_length`` for this game object (see the class doc), or None."""
+        bound = self.max_game_length
+        if callable(bound):
+            return int(bound(game))
+        if bound is not None:
+            return bound
+        own = getattr(game, "max_game_length", None)
+        return None if own is None else int(own)
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -179,7 +278,8 @@ class GamePlugin:
         """The game with these option values (the rest at their defaults).
 
         Unknown names and values out of range are a one-line ValueError; the game's own
-        checks (a GameError) pass through.
+        checks (a GameError, a ValueError) pass through; any other failure of the factory
+        is a one-line :class:`PluginError`.
         """
         known = {o.name: o for o in self.options}
         unknown = sorted(set(values) - set(known))
@@ -189,7 +289,26 @@ class GamePlugin:
         kwargs = {
             name: known[name].convert(value) for name, value in values.items() if value is not None
         }
-        return load(self.factory)(**kwargs)
+        factory = self.load(self.factory, "factory")
+        try:
+            game = factory(**kwargs)
+        except ValueError:  # the rules' own refusal (GameError is one)
+            raise
+        except Exception as e:
+            raise PluginError(
+                one_line(f"game {self.name!r}: its factory failed: {_said(e)}")
+            ) from None
+        named = getattr(game, "name", None)
+        if named != self.name:  # the toolkit finds a game's plugin by the game's name
+            raise PluginError(
+                one_line(f"game {self.name!r}: its factory builds a game named {named!r}")
+            )
+        return game
+
+
+def _said(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def load(path: str) -> Any:
@@ -201,6 +320,90 @@ def load(path: str) -> Any:
     return obj
 
 
+def problems_of(p: GamePlugin) -> list[str]:
+    """What is wrong with plugin ``p`` (empty when it is usable), short and one line each."""
+    found: list[str] = []
+
+    def text(value: object, what: str) -> bool:
+        ok = isinstance(value, str) and value.strip() != ""
+        if not ok:
+            found.append(f"its {what} is not text")
+        return ok
+
+    if not isinstance(p.name, str) or not NAME.match(p.name):
+        found.append(f"its name {p.name!r} is not lower-case letters, digits and _")
+    text(p.title, "title")
+    text(p.summary, "summary")
+    if p.kind not in (GAME, PUZZLE):
+        found.append(f"its kind {p.kind!r} is neither 'game' nor 'puzzle'")
+    if not isinstance(p.factory, str) or not PATH.match(p.factory):
+        found.append(f"its factory {p.factory!r} is not a 'module:attribute' path")
+    for h in HOOKS:
+        path = getattr(p, h)
+        if path is not None and (not isinstance(path, str) or not PATH.match(path)):
+            found.append(f"its {h} {path!r} is not a 'module:attribute' path")
+    if not isinstance(p.warm, tuple) or not all(
+        isinstance(w, tuple)
+        and len(w) == 2
+        and isinstance(w[0], str)
+        and isinstance(w[1], str)
+        and PATH.match(w[1])
+        for w in p.warm
+    ):
+        found.append("its warm steps are not (label, 'module:function') pairs")
+    names = p.player_names
+    if (
+        not isinstance(names, tuple)
+        or len(names) != 2
+        or not all(isinstance(n, str) and n.strip() for n in names)
+        or names[0] == names[1]
+    ):
+        found.append("its player_names are not two different names")
+    if not isinstance(p.examples, tuple) or not all(isinstance(e, str) for e in p.examples):
+        found.append("its examples are not text")
+    bound = p.max_game_length
+    if bound is not None and not callable(bound) and not (isinstance(bound, int) and bound > 0):
+        found.append("its max_game_length is not a positive whole number or a function")
+    if not isinstance(p.options, tuple) or not all(isinstance(o, Option) for o in p.options):
+        found.append("its options are not a tuple of Option")
+    else:
+        seen: set[str] = set()
+        for o in p.options:
+            found += [f"option {o.name!r}: {why}" for why in _option_problems(o, seen)]
+    return found
+
+
+def _option_problems(o: Option, seen: set[str]) -> Iterable[str]:
+    if not isinstance(o.name, str) or not NAME.match(o.name):
+        yield "the name is not lower-case letters, digits and _"
+        return
+    if o.name in seen:
+        yield "declared twice"
+    seen.add(o.name)
+    if o.kind not in ("int", "bool", "choice", "ints"):
+        yield f"kind {o.kind!r} is not int, bool, choice or ints"
+        return
+    if not isinstance(o.help, str):
+        yield "its help is not text"
+    if o.kind == "choice" and not (
+        isinstance(o.choices, tuple) and o.choices and all(isinstance(c, str) for c in o.choices)
+    ):
+        yield "a choice with no choices"
+        return
+    if o.kind in ("int", "ints"):
+        for bound in (o.low, o.high):
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+                yield "its bounds are not whole numbers"
+                return
+        if o.low is not None and o.high is not None and o.low > o.high:
+            yield f"low {o.low} is above high {o.high}"
+            return
+    try:
+        o.convert(o.default)
+    except Exception as e:
+        yield f"its default is not allowed: {e}"
+
+
 class UnknownGame(LookupError):
     """A game name that no installed plugin registers."""
 
@@ -209,34 +412,84 @@ class UnknownGame(LookupError):
         super().__init__(f"no game {name[:30]!r} is installed; installed: {known}")
 
 
+def _distribution(ep: Any) -> str:
+    dist = getattr(ep, "dist", None)
+    name = getattr(dist, "name", None) if dist is not None else None
+    return str(name) if name else "an unknown distribution"
+
+
+def _import(ep: Any) -> object:
+    """``ep.load()`` with its output captured and whatever its import does caught
+    (``sys.exit`` included): the plugin, or a PluginError saying what happened."""
+    captured = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            return ep.load()
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as e:
+        raise PluginError(f"its import called sys.exit({e.code!r})") from None
+    except BaseException as e:
+        raise PluginError(f"its import failed: {_said(e)}") from None
+
+
 @functools.cache
 def _loaded() -> tuple[dict[str, GamePlugin], tuple[str, ...]]:
     from importlib.metadata import entry_points
 
     found: dict[str, GamePlugin] = {}
+    owner: dict[str, str] = {}
     problems: list[str] = []
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    # the built-in games first: a newcomer cannot take their names
+    ordered = sorted(
+        entry_points(group=ENTRY_POINT_GROUP),
+        key=lambda e: (_distribution(e) != BUILT_IN, e.name, _distribution(e)),
+    )
+    for ep in ordered:
+        dist = _distribution(ep)
+        where = f"plugin {one_line(ep.name, 40)!r} (distribution {one_line(dist, 60)})"
         try:
-            plugin = ep.load()
-        except Exception as e:  # a broken plugin must not take the toolkit down
-            problems.append(f"plugin {ep.name!r} ({ep.value}) failed to load: {e}")
+            loaded = _import(ep)
+        except PluginError as e:
+            problems.append(one_line(f"{where} is left out: {e}"))
             continue
-        if not isinstance(plugin, GamePlugin):
-            problems.append(f"plugin {ep.name!r} ({ep.value}) is not a GamePlugin")
+        if not isinstance(loaded, GamePlugin):
+            problems.append(one_line(f"{where} is left out: it is not a GamePlugin"))
             continue
-        if plugin.name in found:
-            problems.append(f"plugin {ep.name!r}: the game name {plugin.name!r} is taken")
+        wrong = problems_of(loaded)
+        if wrong:
+            problems.append(one_line(f"{where} is left out: {'; '.join(wrong)}"))
             continue
-        found[plugin.name] = plugin
-    return found, tuple(problems)
+        if loaded.name in found:
+            problems.append(
+                one_line(
+                    f"{where} is left out: the game name {loaded.name!r} is taken by "
+                    f"{owner[loaded.name]}"
+                )
+            )
+            continue
+        found[loaded.name] = loaded
+        owner[loaded.name] = dist
+    _owners.clear()
+    _owners.update(owner)
+    return dict(sorted(found.items())), tuple(problems)
+
+
+_owners: dict[str, str] = {}
+
+
+def distribution(name: str) -> str:
+    """The distribution that registers game ``name`` (``boardgames`` for a built-in)."""
+    plugin(name)
+    return _owners[name]
 
 
 _warned = False
 
 
 def plugins() -> dict[str, GamePlugin]:
-    """Every installed game by name (sorted); a plugin that fails to load is reported
-    once, one line on stderr, and left out."""
+    """Every installed game by name (sorted); a plugin that fails to load or to validate
+    is reported once, one line on stderr, and left out."""
     global _warned
     found, problems = _loaded()
     if problems and not _warned:
@@ -245,6 +498,11 @@ def plugins() -> dict[str, GamePlugin]:
             if sys.stderr is not None:
                 sys.stderr.write(f"Warning: {line}\n")
     return found
+
+
+def load_problems() -> tuple[str, ...]:
+    """The plugins left out and why (the lines :func:`plugins` writes on stderr)."""
+    return _loaded()[1]
 
 
 def plugin(name: str) -> GamePlugin:
@@ -270,11 +528,10 @@ def make_game(name: str, **values: Any) -> Any:
     return plugin(name).make(**values)
 
 
-def capability(game: Any, path_field: str) -> Callable[..., Any] | None:
-    """The loaded function of an optional import-path capability (``"kernels"``,
-    ``"solver"``) of ``game``'s plugin, or None when the game does not offer it."""
-    path = getattr(plugin_of(game), path_field)
-    return None if path is None else load(path)
+def capability(game: Any, path_field: Hook) -> Any:
+    """The loaded object of an optional hook (``"kernels"``, ``"solver"``) of ``game``'s
+    plugin, or None when the game does not offer it (see :meth:`GamePlugin.hook`)."""
+    return plugin_of(game).hook(path_field)
 
 
 def reset() -> None:

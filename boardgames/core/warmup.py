@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 GENERIC_STEP = (
     "the search strategies and Monte Carlo tree search",
@@ -70,6 +71,12 @@ def kernel_cache() -> Path:
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
+def _hash_sources(h: Any, folder: Path) -> None:
+    for path in sorted(folder.rglob("*.py")):
+        h.update(str(path.relative_to(folder)).encode())
+        h.update(path.read_bytes())
+
+
 @functools.cache
 def stamp() -> str:
     """A short hash of every source file of the package, numba's version and Python's."""
@@ -81,15 +88,54 @@ def stamp() -> str:
         h.update(version("numba").encode())
     except Exception:
         h.update(b"numba ?")
-    for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(str(path.relative_to(PACKAGE)).encode())
-        h.update(path.read_bytes())
+    _hash_sources(h, PACKAGE)
     return h.hexdigest()[:16]
+
+
+def group_stamp(group: str) -> str:
+    """:func:`stamp`, and for a group (a game, or one of its steps) registered by another
+    distribution also that distribution's version and the sources of the packages its
+    plugin's factory, kernels and solver live in: an upgrade or an edit of an outside
+    game makes its group not ready again."""
+    extra = _plugin_sources(group.split(".", 1)[0])
+    if not extra:
+        return stamp()
+    return hashlib.sha256(stamp().encode() + extra).hexdigest()[:16]
+
+
+@functools.cache
+def _plugin_sources(game: str) -> bytes:
+    """The version and source hash of the outside package that registers ``game`` (empty
+    for a built-in game or a name no plugin registers)."""
+    import importlib.util
+    from importlib.metadata import version
+
+    from boardgames.core.registry import BUILT_IN, distribution, plugins
+
+    found = plugins().get(game)
+    if found is None:
+        return b""
+    dist = distribution(game)
+    if dist == BUILT_IN:
+        return b""
+    h = hashlib.sha256(dist.encode())
+    with contextlib.suppress(Exception):
+        h.update(version(dist).encode())
+    paths = [found.factory, *(p for p in (found.kernels, found.solver) if p)]
+    for top in sorted({path.split(".", 1)[0].split(":", 1)[0] for path in paths}):
+        with contextlib.suppress(Exception):
+            spec = importlib.util.find_spec(top)
+            if spec is not None and spec.submodule_search_locations:
+                for where in spec.submodule_search_locations:
+                    _hash_sources(h, Path(where))
+            elif spec is not None and spec.origin:
+                h.update(Path(spec.origin).read_bytes())
+    return h.digest()
 
 
 def marker(group: str) -> Path:
     """The file whose presence says that ``group``'s kernels are compiled."""
-    return kernel_cache() / READY_FOLDER / f"{group}-{stamp()}"
+    return kernel_cache() / READY_FOLDER / f"{group}-{group_stamp(group)}"
 
 
 def is_ready(group: str) -> bool:

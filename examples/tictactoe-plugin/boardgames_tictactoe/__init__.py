@@ -15,4 +15,7 @@ PLUGIN = GamePlugin(
     factory="boardgames_tictactoe.game:TicTacToe",
     player_names=("X", "O"),
     examples=("5 1", "1 5 9"),
+    max_game_length=9,  # a proven bound on the moves of a game (OpenSpiel needs one)
+    # step two (optional): numba kernels for every numba strategy and MCTS
+    kernels="boardgames_tictactoe.kernels:kernel_spec",
 )

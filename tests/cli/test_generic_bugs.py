@@ -1,0 +1,95 @@
+"""Bugs an outside game found in the generic commands (issue 48), each pinned by a test."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgames.cli import cli
+
+
+def _run(*args: str, stdin: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.output
+
+
+def test_generic_compare_runs_mcts_beside_alphabeta() -> None:
+    code, out = _run(
+        "compare", "connect4", "--width", "4", "--height", "4", "--strategies",
+        "alphabeta,mcts", "--engines", "numba", "--depth", "2", "--positions", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, out
+    rows = {r["strategy"] for r in json.loads(out[out.index("{") :])["results"]}
+    assert rows == {"alphabeta", "mcts"}
+
+
+def test_analyse_svg_marks_the_best_move(tmp_path: Path) -> None:
+    picture = tmp_path / "best.svg"
+    code, out = _run("analyse", "connect4", "--width", "4", "--height", "4", "--depth", "2",
+                     "--svg", str(picture))  # fmt: skip
+    assert code == 0, out
+    svg = picture.read_text()
+    assert re.search(r'<[^>]*class="[^"]*mark-best', svg), svg[:500]
+
+
+PLAIN = """
+from dataclasses import dataclass
+from boardgames.core.registry import GamePlugin
+from boardgames.connect4.game import ConnectFour
+
+@dataclass(frozen=True)
+class PlainFour(ConnectFour):
+    name: str = "plainfour"
+    parse_position = None  # no position notation: a start is written as moves
+    format_position = None
+
+PLUGIN = GamePlugin(name="plainfour", title="Plain Four", kind="game", summary="s",
+                    factory="fake_plainfour:PlainFour", player_names=("1", "2"))
+"""
+
+
+@pytest.fixture
+def plain_four(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Connect Four registered as a game without position notation (its start written as moves)."""
+    from boardgames.core import registry
+
+    (tmp_path / "fake_plainfour.py").write_text(PLAIN)
+    info = tmp_path / "plainfour-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plainfour\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[{registry.ENTRY_POINT_GROUP}]\nplainfour = fake_plainfour:PLUGIN\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.reset()
+    yield
+    registry.reset()
+
+
+def test_a_record_from_a_start_without_position_notation_names_the_whole_line(
+    tmp_path: Path, plain_four: None
+) -> None:
+    """A start given as moves: the record holds them too, so it replays from the start."""
+    from boardgames.core.capabilities import PositionNotation
+    from boardgames.core.registry import make_game
+
+    game = make_game("plainfour")
+    assert not isinstance(game, PositionNotation)
+    record = tmp_path / "r.txt"
+    code, out = _run(
+        "play", "plainfour", "--start", "1 2", "--first", "program", "--second",
+        "program", "--level", "easy", "--record", str(record),
+    )  # fmt: skip
+    assert code == 0, out
+    lines = record.read_text().splitlines()
+    moves = next(line for line in lines if line.startswith("moves:")).split()[1:]
+    assert moves[:2] == ["1", "2"], record.read_text()
+    state = game.initial_state()  # the whole line is legal from the start
+    for word in moves:
+        state, _ = game.play(state, game.parse_move(word, state))
+    assert game.outcome(state) is not None
