@@ -118,13 +118,43 @@ def _strict_number(param_type: click.ParamType) -> click.ParamType:
             )
         if isinstance(value, str) and not value.isascii():
             strict.fail(f"{value!r} is not a number: write numbers with the digits 0-9", param, ctx)
-        number = convert(value, param, ctx)
+        try:
+            number = convert(value, param, ctx)
+        except click.BadParameter:
+            if isinstance(value, str) and _dashes_not_number(value):
+                # '--3': click's type name ("integer range") would read as a riddle
+                strict.fail(f"{value!r} is not {_allowed_numbers(strict)}", param, ctx)
+            raise
         if isinstance(number, float) and not math.isfinite(number):
             strict.fail(f"{value!r} is not a finite number", param, ctx)
         return number
 
     strict.convert = checked  # type: ignore[method-assign]
     return strict
+
+
+def _dashes_not_number(text: str) -> bool:
+    """True for option text that begins with a dash and is no number (``--3``, ``-x``)."""
+    if not text.strip().startswith("-"):
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return True
+    return False
+
+
+def _allowed_numbers(param_type: click.ParamType) -> str:
+    """``a whole number from 1 to 12`` and the like: what a number option takes."""
+    kind = "a whole number" if isinstance(param_type, click.types.IntParamType) else "a number"
+    low, high = getattr(param_type, "min", None), getattr(param_type, "max", None)
+    if low is not None and high is not None:
+        return f"{kind} from {low:g} to {high:g}"
+    if low is not None:
+        return f"{kind} of at least {low:g}"
+    if high is not None:
+        return f"{kind} of at most {high:g}"
+    return f"{kind} (digits 0-9, a sign only before them)"
 
 
 def harden_numbers(command: click.Command) -> click.Command:
@@ -291,7 +321,8 @@ def _prepare_streams() -> str | None:
     A closed standard input reads as empty (prompts see end of input and leave cleanly), a
     closed standard error is dropped, and a stream whose encoding cannot show every
     character (``PYTHONIOENCODING=ascii``, an old terminal) shows ``?`` for the rest
-    instead of failing. A closed standard output is an error: the results have nowhere to
+    instead of failing. Input bytes its encoding cannot read are read as U+FFFD (refused
+    as any bad text is). A closed standard output is an error: the results have nowhere to
     go."""
     if sys.stdin is None:
         sys.stdin = open(os.devnull)  # noqa: SIM115  (for the whole run)
@@ -301,9 +332,18 @@ def _prepare_streams() -> str | None:
         return "standard output is closed: there is nowhere to write the result"
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-        if encoding not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
+        strict = getattr(stream, "errors", None) == "strict"  # UTF-8 fails on a lone surrogate
+        if (strict or encoding not in ("utf8", "utf16", "utf32")) and hasattr(
+            stream, "reconfigure"
+        ):
             with contextlib.suppress(ValueError, OSError, AttributeError):
                 stream.reconfigure(errors="replace")
+    # bytes the input's encoding cannot read ('é' under PYTHONIOENCODING=ascii, a stray
+    # \xff under UTF-8) become U+FFFD: a prompt or a position refuses them as it refuses
+    # any other bad text, naming the line, instead of a UnicodeDecodeError traceback
+    if getattr(sys.stdin, "errors", None) == "strict" and hasattr(sys.stdin, "reconfigure"):
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            sys.stdin.reconfigure(errors="replace")
     return None
 
 
@@ -333,10 +373,13 @@ class LazyGroup(click.Group):
         self,
         *args: object,
         lazy: dict[str, tuple[str, str]] | Callable[[], dict[str, tuple[str, str]]],
+        plugin_groups: bool = False,
         **kwargs: object,
     ):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._lazy = lazy
+        self.plugin_groups = plugin_groups
+        """Whether the lazy commands beyond BUILTIN_COMMANDS are games' own groups."""
 
     @property
     def lazy(self) -> dict[str, tuple[str, str]]:
@@ -348,8 +391,17 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
-            module_name, attr = self.lazy[cmd_name][0].split(":")
-            command = getattr(importlib.import_module(module_name), attr)
+            path = self.lazy[cmd_name][0]
+            if not self.plugin_groups or cmd_name in BUILTIN_COMMANDS:
+                module_name, attr = path.split(":")
+                command = getattr(importlib.import_module(module_name), attr)
+            else:  # a plugin's own group: one that does not load is one line, status 1
+                from boardgames.core.registry import PluginError, plugin
+
+                try:
+                    command = plugin(cmd_name).load(path, "cli")
+                except PluginError as e:
+                    raise click.ClickException(str(e)) from None
         else:
             command = super().get_command(ctx, cmd_name)
         return None if command is None else harden_numbers(command)
@@ -470,6 +522,7 @@ class LazyGroup(click.Group):
 @click.group(
     cls=LazyGroup,
     lazy=command_table,
+    plugin_groups=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="boardgames")

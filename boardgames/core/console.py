@@ -118,11 +118,17 @@ def ask(console: Console, prompt: str) -> str:
 
     From a terminal, rich's line input; from a file or a pipe, a bounded read (at most
     :data:`MAX_LINE` characters of a line are kept, and input that never ends a line is
-    taken for the end of input), so no input can fill the memory."""
+    taken for the end of input), so no input can fill the memory. An answer that cannot
+    be decoded is read as U+FFFD (refused by every prompt, which asks again)."""
     try:
         if sys.stdin is not None and sys.stdin.isatty():
             return console.input(prompt)
         return console.input(prompt, stream=_BoundedInput())  # type: ignore[arg-type]
+    except UnicodeDecodeError:
+        # bytes the input's encoding cannot read, where the command line's funnel did not
+        # make them U+FFFD: an answer no prompt accepts, so it is refused and asked again
+        console.print()
+        return "\ufffd"
     except (EOFError, KeyboardInterrupt, OSError):
         console.print()
         raise EndOfInput from None

@@ -38,18 +38,25 @@ from boardgames.core.search import SearchStopped, alphabeta_tt
 
 T = TypeVar("T")
 
+SOLVER_SHARE = 0.6
+"""Share of the time the game's exact solver gets before a search takes over ..."""
+WHOLE_TIME_SECONDS = 10.0
+"""... except when the program thinks at least this long (the ``perfect`` level): then
+the solver gets the whole time, so that every position it can solve in that time is
+played perfectly, and a search that answers when it could not gets
+:data:`FALLBACK_SHARE` more."""
+FALLBACK_SHARE = 0.1
+
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"depth": 1, "seconds": None},
     "medium": {"depth": 3, "seconds": None},
     "strong": {"depth": None, "seconds": 1.0},
-    "perfect": {"depth": None, "seconds": 10.0},
+    "perfect": {"depth": None, "seconds": WHOLE_TIME_SECONDS},
 }
 """Program levels in plain words: a fixed depth, or a time to think (the solver first)."""
 
 NUMBA_RATE = 2_000_000
 """Positions a second the numba engine is assumed to search when sizing a first try."""
-SOLVER_SHARE = 0.6
-"""Share of the time the game's exact solver gets before a search takes over."""
 EXACT_SHARE = 0.15
 """Share of the time given to a first search to the end of the game (exact if it ends:
 small games and endgames); the rest goes to iterative deepening."""
@@ -169,10 +176,15 @@ def think(
 
     use_numba = engine == "numba" or (engine == "auto" and numba_ready(game))
     if engine == "auto" and depth is None:
-        solver_end = t0 + budget * SOLVER_SHARE  # the rest for a search if it cannot finish
+        share = 1.0 if budget >= WHOLE_TIME_SECONDS else SOLVER_SHARE
+        solver_end = t0 + budget * share  # the rest for a search if it cannot finish
         solved = _try_solver(game, state, lambda: asked() or time.perf_counter() > solver_end)
         if solved is not None:
             return _answer(solved, "solver", t0, budget, depth=None)
+        if share >= 1.0:  # the solver had the whole time: a short search answers
+            spent = time.perf_counter() - t0
+            extra = budget * FALLBACK_SHARE
+            budget, deadline = spent + extra, time.perf_counter() + extra
     if use_numba:
         return _think_numba(game, state, depth, budget, asked, t0)
     return _think_python(game, state, depth, budget, asked, stop_at_deadline, t0)
@@ -186,15 +198,69 @@ def _answer(r: SearchResult, engine: str, t0: float, budget: float, depth: int |
     )  # fmt: skip
 
 
+SOLVER_LET_GO = 0.4
+"""Seconds a game's solver is waited for once ``stop`` fired; then it is let go (it was
+asked to stop and ends in its thread) and the caller goes on as if it had stopped. A
+solver that cannot stop at once (loading its compiled kernels on first use: seconds)
+so never holds a Cancel or a Ctrl-C."""
+_LET_GO: dict[str, threading.Thread] = {}
+"""A game's solver let go and still running: the game's solver is not asked again until
+it ends (its tables and workspace are its own)."""
+_LET_GO_LOCK = threading.Lock()
+
+
 def _try_solver(game: Game, state: State, stop: Callable[[], bool]) -> SearchResult | None:
+    """The game's solver's exact answer, or None: no solver, stopped, or let go
+    :data:`SOLVER_LET_GO` seconds after ``stop`` fired (or Ctrl-C, raised here)."""
     solve = capability(game, "solver")
     if solve is None:
         return None
+    name = plugin_of(game).name
+    with _LET_GO_LOCK:
+        earlier = _LET_GO.get(name)
+        if earlier is not None and earlier.is_alive():
+            return None
+        _LET_GO.pop(name, None)
+    box: dict[str, Any] = {}
+    let_go = threading.Event()
+
+    def asked() -> bool:
+        return let_go.is_set() or stop()
+
+    def run() -> None:
+        try:
+            box["result"] = solve(game, state, stop=asked)
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+
+    thread = threading.Thread(target=run, name=f"{name} solver", daemon=True)
+    thread.start()
+    stopped_at: float | None = None
     try:
-        result: SearchResult = solve(game, state, stop=stop)
-    except SearchStopped:
+        while thread.is_alive():
+            thread.join(0.02)
+            if stopped_at is None and thread.is_alive() and stop():
+                stopped_at = time.perf_counter()
+            if stopped_at is not None and time.perf_counter() - stopped_at > SOLVER_LET_GO:
+                _let_go(name, thread, let_go)
+                return None
+    except BaseException:  # Ctrl-C while it solves: it is asked to stop, and let go
+        _let_go(name, thread, let_go)
+        raise
+    error = box.get("error")
+    if isinstance(error, SearchStopped):
         return None
+    if error is not None:
+        raise error
+    result: SearchResult = box["result"]
     return result if result.exact and result.best_move is not None else None
+
+
+def _let_go(name: str, thread: threading.Thread, let_go: threading.Event) -> None:
+    let_go.set()
+    if thread.is_alive():
+        with _LET_GO_LOCK:
+            _LET_GO[name] = thread
 
 
 def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer | None:
@@ -370,7 +436,7 @@ def candidates(
     each position after it (when every one is solved within the time), else searches of
     them all to one common depth (``depth``, or the deepest that fits in ``seconds``,
     deepened together)."""
-    from boardgames.core.protocol import terminal_score
+    from boardgames.core.protocol import MARGIN_UNIT, WIN, is_terminal_score, terminal_score
 
     moves = game.legal_moves(state)
     if not moves:
@@ -391,7 +457,13 @@ def candidates(
         return Answer(move, value if again else -value, True, 0, 1, 0.0, "rules", [move])
 
     def from_child(move: int, again: bool, a: Answer) -> Answer:
-        value = a.value if again else -a.value
+        # a finished line is one ply further from here than from the child; a value
+        # with no ply count (a solver's) stays as it is
+        value = a.value
+        rest = abs(value) - WIN
+        if is_terminal_score(value) and rest % MARGIN_UNIT and rest % MARGIN_UNIT != 1:
+            value -= 1 if value > 0 else -1
+        value = value if again else -value
         pv = [move, *a.pv]
         return Answer(move, value, a.exact, a.depth, a.nodes, a.seconds, a.engine, pv)
 

@@ -47,9 +47,15 @@ def not_a_regular_file(path: Path | str) -> str | None:
     return f"{path} is not a regular file (a device, a folder or a pipe); give the name of a file"
 
 
-def output_problem(path: Path) -> str | None:
+def output_problem(path: Path | str) -> str | None:
     """Why ``path`` cannot take an output file, told before any work is done, or None: it
-    is a folder, or its folder is missing or is a file."""
+    is a folder (or, given as text, ends with a slash: ``new/`` names a folder even when
+    there is none, and would otherwise be written as a file ``new``), or its folder is
+    missing or is a file."""
+    text = os.fspath(path)
+    if text.endswith((os.sep, os.altsep or os.sep)) and not os.path.isdir(text):
+        return f"{text} names a folder (it ends with {text[-1]!r}); give a file name"
+    path = Path(path)
     if path.is_dir():
         return f"{path} is a directory; give a file name"
     folder = path.parent if str(path.parent) else Path(".")
@@ -70,7 +76,7 @@ def check_output(option: str, path: Path | str | None) -> None:
     """A usage error (status 2) when :func:`output_problem` finds one for ``path``."""
     if path is None:
         return
-    problem = output_problem(Path(path))
+    problem = output_problem(path)
     if problem is not None:
         raise click.UsageError(f"{option}: {problem}")
 

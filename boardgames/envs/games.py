@@ -22,6 +22,7 @@ adapters read it in one place, :func:`extras`; a game without one gets the defau
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -149,7 +150,24 @@ def action_id(action: object) -> int:
             f"an action is an integer id (int or numpy integer), got {shown} "
             f"of type {type(action).__name__}"
         )
-    return int(action)
+    number = int(action)
+    return _HugeId(number) if abs(number) >= HUGE_ID else number
+
+
+HUGE_ID = 10**18
+"""Action ids at least this far from 0 are beyond every game's (and numpy's int64)."""
+
+
+class _HugeId(int):
+    """An absurd action id (thousands of digits): compares as itself, so every adapter
+    refuses it as it refuses any other id out of range, but is written short (Python will
+    not write an int of more than 4,300 digits as text, and the message would be pages)."""
+
+    def __repr__(self) -> str:
+        digits = math.floor(math.log10(2) * (abs(self).bit_length() - 1)) + 1
+        return f"<{'a negative' if self < 0 else 'an'} integer of {digits:,}+ digits>"
+
+    __str__ = __repr__
 
 
 def random_opening(game: Any, rng: np.random.Generator, plies: int) -> State:

@@ -42,7 +42,7 @@ DEFAULT_BOARD = {"pits": 4, "seeds": 3}
 
 
 @click.command("dataset", epilog=EPILOG, context_settings={"default_map": DEFAULT_BOARD})
-@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("output", type=click.Path(dir_okay=False))  # text: 'new/' keeps its slash
 @click.option("--positions", default=1000, show_default=True,
               help=f"Positions to write (1-{MAX_POSITIONS:,}).")  # fmt: skip
 @click.option("--play", "play", default=RANDOM, show_default=True,
@@ -64,7 +64,7 @@ DEFAULT_BOARD = {"pits": 4, "seeds": 3}
 @cluster_options("the chunks of positions")
 @json_option()
 def dataset(
-    output: Path,
+    output: str,
     positions: int,
     play: str,
     opening: int,
@@ -105,7 +105,7 @@ def dataset(
         raise click.UsageError(f"--positions must be 1 to {MAX_POSITIONS}, got {positions}")
     if not 0 <= opening <= 200:
         raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening}")
-    check_output("OUTPUT", output)
+    check_output("OUTPUT", output)  # before any work: a folder, 'new/', no folder
     empty = capture == "empty"
     chunks = tasks(positions, pits, seeds, rules, empty, play, opening, seed)
     job: dict[str, object] = {

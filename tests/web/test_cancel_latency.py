@@ -1,0 +1,36 @@
+"""Every analysis of every game ends within a second of Cancel and frees its job slot
+(issue 50: a Nim analysis of 14 rows of 20 went on for 3-4 s)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Client
+
+NIM_14_OF_20 = {"rows": " ".join(["20"] * 14)}
+CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    *[("nim", NIM_14_OF_20, {"level": level}) for level in ("easy", "medium", "strong", "perfect")],
+    ("nim", {**NIM_14_OF_20, "misere": True}, {"seconds": 60}),
+    ("kalah", {"pits": 12, "seeds": 20}, {"level": "perfect"}),
+    ("connect4", {}, {"level": "perfect"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "level"), CASES, ids=[f"{n}-{next(iter(b.values()))}" for n, _, b in CASES]
+)
+def test_an_analysis_ends_within_a_second_of_cancel(
+    app_client: Client, name: str, options: dict[str, Any], level: dict[str, Any]
+) -> None:
+    started = app_client.post(f"/api/games/{name}/analyse", {"options": options, **level})
+    job_id = started.json()["job"]
+    time.sleep(0.4)
+    t0 = time.monotonic()
+    answer = app_client.post(f"/api/jobs/{job_id}/cancel").json()
+    assert answer["state"] in ("cancelled", "done"), answer
+    while app_client.web.jobs.running():
+        assert time.monotonic() - t0 < 1.0, "the analysis still runs a second after Cancel"
+        time.sleep(0.02)
