@@ -271,15 +271,18 @@ class Session:
     def answer_text(self, answer: Any) -> str:
         from boardgames.core.commentary import reason
 
-        value = answer.value_text()
-        if answer.exact and answer.engine != "random":
+        value, how = answer.value_text(), answer.how()
+        if answer.exact and answer.note.startswith("exact"):  # "(exact: endgame tables)"
+            value, how = f"{value} ({answer.note})", ""
+        elif answer.exact and answer.engine != "random":
             value += " (exact)"
         late = "; it overran its time" if answer.overran else ""
         why = reason(self.game, self.state, answer.moves()[0]) if answer.moves() else None
+        spent = f"{how}, {answer.seconds:.2f} s" if how else f"{answer.seconds:.2f} s"
         return (
             f"{self.moves_text(self.state, answer.moves())}"
             + (f". Why: {why}." if why else "")
-            + f"   (value {value}; {answer.how()}, {answer.seconds:.2f} s{late})"
+            + f"   (value {value}; {spent}{late})"
         )
 
     def program_turn(self, player: int) -> None:

@@ -24,19 +24,30 @@ picture, random positions, exact labels, its reward and opponent by default) is 
 (``boardgames.kalah.envs:ENVS``). ``require`` and the Gymnasium registration are in
 :mod:`boardgames.envs.libs`.
 
+- :func:`batch` (:mod:`boardgames.envs.batch`): many games stepped by one call of the
+  game's numba kernels, numpy arrays out; :mod:`boardgames.envs.vector`: Gymnasium's
+  vector API on it (``gymnasium.make_vec(id, num_envs=n,
+  vectorization_mode="vector_entry_point")``).
+
 Gymnasium 1.x has no plugin discovery (its entry-point group went in 1.0), so the ids are
-registered by importing Python code: ``import gymnasium`` and then ``import
-boardgames.envs`` (this package registers them when Gymnasium is already loaded), or
-importing any environment module (``boardgames.envs.single``, ``kalah_v0``, ...) in any
-order, or the id with its module: ``gymnasium.make("boardgames.envs:boardgames/Kalah-v0")``.
+registered by importing this package, in either order: when Gymnasium is already loaded
+they are registered at once, else as soon as ``gymnasium`` is imported (a finder on
+``sys.meta_path`` that waits for it, :func:`~boardgames.envs.libs.register_when_imported`;
+it imports nothing). The id with its module, ``gymnasium.make("boardgames.envs:
+boardgames/Kalah-v0")``, works without importing anything first.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-from boardgames.envs.libs import INSTALL_HINT, gymnasium_ids, register_gymnasium, require
+from boardgames.envs.libs import (
+    INSTALL_HINT,
+    gymnasium_ids,
+    register_gymnasium,
+    register_when_imported,
+    require,
+)
 
 
 def make(name: str, **options: Any) -> Any:
@@ -47,13 +58,20 @@ def make(name: str, **options: Any) -> Any:
     return make_aec(name, **options)
 
 
+def batch(name: str, num_envs: int, **options: Any) -> Any:
+    """``num_envs`` games of registered game ``name`` stepped together on its kernels
+    (:func:`boardgames.envs.batch.batch`; loads numba)."""
+    from boardgames.envs.batch import batch as make_batch
+
+    return make_batch(name, num_envs, **options)
+
+
 def __getattr__(name: str) -> Any:
     if name == "GYMNASIUM_IDS":  # kept for compatibility: now derived from the registry
         return gymnasium_ids()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-if sys.modules.get("gymnasium") is not None:  # Gymnasium loaded: registering costs no more
-    register_gymnasium()
+register_when_imported()
 
-__all__ = ["INSTALL_HINT", "gymnasium_ids", "make", "register_gymnasium", "require"]
+__all__ = ["INSTALL_HINT", "batch", "gymnasium_ids", "make", "register_gymnasium", "require"]

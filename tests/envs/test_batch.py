@@ -1,0 +1,277 @@
+"""The batched environment (boardgames/envs/batch.py): step by step the same observations,
+masks, rewards and positions as the single environment (PettingZoo's, through the game's
+action codec) on random games, for every registered game with kernels and every
+rule-changing option set; serial == parallel; seeding; illegal actions; the Python
+backend of a game without kernels; the Gymnasium vector API and its registration in any
+import order; random playouts and search values."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+
+import boardgames.envs  # noqa: E402
+from boardgames.core import registry  # noqa: E402
+from boardgames.envs.batch import BatchEnv, batch, random_playouts, search_values  # noqa: E402
+from boardgames.envs.games import Setup, games_with_actions, setup  # noqa: E402
+from boardgames.testing import rule_setups  # noqa: E402
+from tests.envs.toys import CodedTakeAway  # noqa: E402
+
+GAMES = [n for n in games_with_actions() if registry.plugin(n).kernels]
+SETUPS = [(name, o) for name in GAMES for o in rule_setups(registry.two_player()[name])]
+IDS = [name + "".join(f"-{k}={v}" for k, v in o.items()) for name, o in SETUPS]
+N = 6
+STEPS = 60
+
+
+def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+
+
+def agree(name: str, options: dict[str, Any], steps: int, reward: str | None = None) -> None:
+    """The batch and ``N`` PettingZoo environments of the game, stepped with the same
+    random actions, agree on everything at every step."""
+    extra = {} if reward is None else {"reward": reward}
+    b = batch(name, N, parallel=False, **options, **extra)
+    envs = [boardgames.envs.make(name, **options, **extra) for _ in range(N)]
+    game = b.game
+    obs, info = b.reset(seed=3)
+    for e in envs:
+        e.reset(seed=0)
+    rng = np.random.default_rng(7)
+    ended = 0
+    for _ in range(steps):
+        for i, e in enumerate(envs):
+            agent = e.agent_selection
+            seen = e.observe(agent)
+            assert np.array_equal(obs[i], seen["observation"]), (i, obs[i], seen)
+            assert np.array_equal(info["action_mask"][i], seen["action_mask"])
+            assert info["to_move"][i] == int(agent[-1])
+            assert np.array_equal(b.states[i], e.unwrapped.board_state)
+        actions = random_actions(rng, info["action_mask"])
+        obs, rewards, term, trunc, info = b.step(actions)
+        assert not trunc.any()
+        for i, e in enumerate(envs):
+            e.step(int(actions[i]))
+            if term[i]:
+                ended += 1
+                final = info["final_state"][i]
+                assert np.array_equal(final, e.unwrapped.board_state)
+                assert rewards[i, 0] == e.rewards["player_0"]
+                assert rewards[i, 1] == e.rewards["player_1"]
+                mover = game.to_move(final)
+                assert np.array_equal(info["final_observation"][i], game.observation(final, mover))
+                e.reset(seed=0)
+            else:
+                assert not rewards[i].any()
+    assert ended > 0 or steps < 40
+
+
+@pytest.mark.parametrize("name, options", SETUPS, ids=IDS)
+def test_the_batch_agrees_with_the_single_environment(name: str, options: dict[str, Any]) -> None:
+    agree(name, options, STEPS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, options", SETUPS, ids=IDS)
+def test_the_batch_agrees_on_long_runs(name: str, options: dict[str, Any]) -> None:
+    agree(name, options, 1500)
+    agree(name, options, 300, reward="result")
+
+
+def test_every_game_with_kernels_is_batched() -> None:
+    assert {"connect4", "kalah", "nim"} <= set(GAMES)
+    for name in GAMES:
+        assert batch(name, 2, parallel=False).backend == "numba"
+
+
+def run(b: BatchEnv, seed: int, steps: int) -> list[Any]:
+    out: list[Any] = []
+    obs, info = b.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        obs, rewards, term, _trunc, info = b.step(random_actions(rng, info["action_mask"]))
+        out += [obs, rewards, term, info["action_mask"], b.states]
+    return out
+
+
+def same(a: list[Any], b: list[Any]) -> bool:
+    return all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def test_a_seed_repeats_a_run_and_openings_differ_per_game() -> None:
+    b = batch("kalah", 8, pits=4, seeds=3, opening=3, parallel=False)
+    assert same(run(b, 5, 40), run(b, 5, 40))
+    first = b.reset(seed=5)[0]
+    assert len({tuple(r) for r in first}) > 1  # each game its own opening
+    assert not same(run(b, 5, 40), run(b, 6, 40))
+
+
+@pytest.mark.parametrize("name", ["nim"])
+def test_serial_and_parallel_give_the_same_games(name: str) -> None:
+    options = {"opening": 2}
+    serial = run(batch(name, 300, parallel=False, **options), 11, 30)
+    parallel = run(batch(name, 300, parallel=True, **options), 11, 30)
+    assert same(serial, parallel)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["connect4", "kalah"])
+def test_serial_and_parallel_give_the_same_games_everywhere(name: str) -> None:
+    serial = run(batch(name, 500, parallel=False, opening=2), 11, 100)
+    parallel = run(batch(name, 500, parallel=True, opening=2), 11, 100)
+    assert same(serial, parallel)
+    m1, l1 = random_playouts(setup(name, {}).game, np.stack([serial[-1][0]] * 64), seed=1)
+    m2, l2 = random_playouts(
+        setup(name, {}).game, np.stack([serial[-1][0]] * 64), seed=1, parallel=True
+    )
+    assert np.array_equal(m1, m2) and np.array_equal(l1, l2)
+
+
+def test_an_illegal_action_names_the_game_and_moves_none() -> None:
+    b = batch("connect4", 3, width=4, height=4, parallel=False)
+    b.reset(seed=0)
+    for _ in range(4):
+        b.step(np.array([0, 1, 2]))
+    before = b.states
+    with pytest.raises(
+        ValueError, match=r"^game 0: action 0 is not legal; its legal actions: 1, 2, 3$"
+    ):
+        b.step(np.array([0, 1, 2]))
+    assert np.array_equal(before, b.states)
+    with pytest.raises(ValueError, match="game 2: action 9"):
+        b.step(np.array([1, 0, 9]))
+    with pytest.raises(ValueError, match=r"actions must be 3 integer ids"):
+        b.step(np.array([1.0, 1.0, 1.0]))
+
+
+def test_truncation_restarts_a_game_and_keeps_its_last_position() -> None:
+    b = batch("kalah", 2, pits=4, seeds=3, max_moves=5, parallel=False)
+    _, info = b.reset(seed=0)
+    for _k in range(5):
+        _obs, rewards, term, trunc, info = b.step(np.argmax(info["action_mask"], axis=1))
+    assert trunc.all() and not term.any() and not rewards.any()
+    assert np.array_equal(b.states[0], b.game.initial_state())
+    assert info["final_state"][0].sum() > 0
+
+
+def test_a_game_without_kernels_gets_the_same_api_from_its_python_rules() -> None:
+    with pytest.warns(UserWarning, match="the Python rules"):
+        b = BatchEnv(Setup(CodedTakeAway(stones=5)), 3)
+    assert b.backend == "python"
+    obs, info = b.reset(seed=0)
+    assert obs.tolist() == [[5]] * 3 and info["action_mask"].tolist() == [[1, 1, 1]] * 3
+    obs, rewards, term, _, info = b.step(np.array([2, 2, 0]))
+    assert obs.tolist() == [[2], [2], [4]]
+    obs, rewards, term, _trunc, info = b.step(np.array([1, 0, 0]))
+    assert term.tolist() == [True, False, False]
+    assert rewards[0].tolist() == [-1.0, 1.0]  # player_1 took the last two stones
+    assert obs[0].tolist() == [5] and info["final_observation"][0].tolist() == [0]
+    with pytest.raises(ValueError, match="game 1: action 2 is not legal"):
+        b.step(np.array([0, 2, 0]))
+    margins, _lengths = random_playouts(CodedTakeAway(stones=5), b.states, seed=0)
+    assert set(np.abs(margins)) == {1}
+
+
+def test_random_playouts_and_search_values() -> None:
+    game = setup("nim", {"rows": (1, 2, 3)}).game
+    start = np.stack([game.initial_state()] * 200)
+    margins, lengths = random_playouts(game, start, seed=0)
+    assert set(margins) == {-1, 1} and lengths.min() >= 2 and lengths.max() <= 6
+    again, _ = random_playouts(game, start, seed=0)
+    assert np.array_equal(margins, again)
+    values, best = search_values(game, start[:2], None)
+    assert (values < 0).all() and (best >= 0).all()  # 1^2^3 = 0: a loss
+    four = setup("connect4", {"width": 4, "height": 4}).game
+    values, best = search_values(four, np.stack([four.initial_state()]), 4)
+    assert best[0] in range(4)
+
+
+# --- Gymnasium's vector API -------------------------------------------------------------
+
+
+def test_make_vec_gives_the_batched_vector_environment() -> None:
+    env = gymnasium.make_vec(
+        "boardgames/Connect4-v0", num_envs=5, vectorization_mode="vector_entry_point",
+        opponent="random", width=5, height=4,
+    )  # fmt: skip
+    from boardgames.envs.vector import BatchVectorEnv
+
+    assert isinstance(env.unwrapped, BatchVectorEnv)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (5, 2, 4, 5) and env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    total = 0
+    for _ in range(100):
+        actions = random_actions(rng, info["action_mask"])
+        assert env.action_space.contains(actions)
+        obs, rewards, term, trunc, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        assert np.array_equal(info["_final_obs"], term | trunc)
+        assert (rewards[~term] == 0).all()
+        total += int(term.sum())
+    assert total > 10
+    env.close()
+
+
+def test_the_vector_environment_repeats_with_a_seed_and_plays_a_program() -> None:
+    def play(seed: int) -> list[Any]:
+        env = gymnasium.make_vec(
+            "boardgames/Nim-v0", num_envs=4, vectorization_mode="vector_entry_point",
+            opponent="bouton", rows=(1, 2, 3), learner="random",
+        )  # fmt: skip
+        obs, info = env.reset(seed=seed)
+        out = [obs]
+        rng = np.random.default_rng(seed)
+        for _ in range(20):
+            obs, rewards, _term, _trunc, info = env.step(random_actions(rng, info["action_mask"]))
+            out += [obs, rewards]
+            # Bouton wins from 1 2 3 (nim-sum 0) whoever starts against random play,
+            # unless the learner is lucky; a win of the learner is possible only as first.
+        return out
+
+    assert same(play(1), play(1))
+
+
+def test_an_illegal_action_in_the_vector_environment_ends_that_game() -> None:
+    env = gymnasium.make_vec(
+        "boardgames/Kalah-v0", num_envs=2, vectorization_mode="vector_entry_point",
+        pits=4, seeds=3, opponent="random",
+    )  # fmt: skip
+    obs, info = env.reset(seed=0)
+    obs, rewards, term, _trunc, info = env.step(np.array([0, 7]))
+    assert term.tolist() == [False, True] and info["illegal"].tolist() == [False, True]
+    assert rewards[1] == -24.0  # the lowest margin: all the stones
+    assert np.array_equal(
+        obs[1], env.unwrapped.game.observation(env.unwrapped.game.initial_state(), 0)
+    )
+
+
+@pytest.mark.parametrize(
+    "first", ["import boardgames.envs, gymnasium", "import gymnasium, boardgames.envs"]
+)
+def test_the_ids_are_registered_in_every_import_order(first: str) -> None:
+    code = (
+        f"{first}\n"
+        "import sys\n"
+        "env = gymnasium.make('boardgames/Nim-v0')\n"
+        "vec = gymnasium.make_vec('boardgames/Nim-v0', num_envs=2,"
+        " vectorization_mode='vector_entry_point', opponent='random')\n"
+        "print(env.reset(seed=0)[0].tolist(), vec.reset(seed=0)[0].shape)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "[3, 4, 5] (2, 3)"
+
+
+def test_importing_the_package_loads_no_learning_library() -> None:
+    code = "import boardgames.envs, sys; print('gymnasium' in sys.modules, 'numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False False", done.stderr
