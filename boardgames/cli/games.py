@@ -109,6 +109,10 @@ class GameGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+GENERIC_PLAYERS = ("random", "easy", "medium", "strong", "perfect")
+"""The players every two-player game has (core/players.py), summed up in the listing."""
+
+
 def describe(spec: GamePlugin) -> dict[str, Any]:
     """One game's entry of ``boardgames games --json``."""
     from boardgames.core.capabilities import capabilities
@@ -130,8 +134,14 @@ def describe(spec: GamePlugin) -> dict[str, Any]:
             for o in spec.options
         ],
     }
+    entry["players"] = []
     try:
-        entry["capabilities"] = capabilities(spec.make()) if spec.kind == "game" else []
+        game = spec.make() if spec.kind == "game" else None
+        entry["capabilities"] = [] if game is None else capabilities(game)
+        if game is not None:
+            from boardgames.core.players import players
+
+            entry["players"] = list(players(game))
     except Exception as e:  # a plugin whose game cannot be built: say so, list the rest
         entry["capabilities"] = []
         entry["problem"] = f"{type(e).__name__}: {e}"
@@ -162,16 +172,22 @@ def games(as_json: bool) -> None:
     table.add_column("kind")
     table.add_column("capabilities")
     table.add_column("options")
+    table.add_column("players")
     for e in entries:
         options = " ".join(
             f"{o['flag']} {o['allowed']}" if o["kind"] != "bool" else o["flag"]
             for o in e["options"]
         )
         caps = ", ".join(dict.fromkeys(e["capabilities"])) or e.get("problem", "")
-        table.add_row(f"{e['name']}\n{e['title']}", e["kind"], caps, options)
+        own = [p for p in e["players"] if p not in GENERIC_PLAYERS]
+        shown = (
+            ("the levels, random" + (", " + ", ".join(own) if own else "")) if e["players"] else ""
+        )
+        table.add_row(f"{e['name']}\n{e['title']}", e["kind"], caps, options, shown)
     console = make_console()
     console.print(table)
     console.print(
-        "Two-player games: boardgames play GAME, analyse GAME POSITION, compare GAME; "
-        "a game's own commands: boardgames GAME --help."
+        "Two-player games: boardgames play GAME, analyse GAME POSITION, compare GAME, match "
+        "GAME; the levels are easy, medium, strong, perfect (also depth=N, time=S); a "
+        "game's own commands: boardgames GAME --help."
     )

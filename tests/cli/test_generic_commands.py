@@ -169,3 +169,12 @@ def test_a_match_names_an_unknown_player_in_one_line() -> None:
     result = run(["match", GAMES[0], "--b", "robot"])
     assert result.exit_code == 2 and "no player 'robot'" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_games_lists_every_games_players() -> None:
+    data = json.loads(run(["games", "--json"]).stdout)
+    found = {g["name"]: g["players"] for g in data["games"]}
+    for name in GAMES:
+        assert {"random", "easy", "medium", "strong", "perfect"} <= set(found[name])
+    assert {"classic", "tseitin", "rechenberg"} <= set(found["kalah"])
+    assert "bouton" in found["nim"]
