@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from boardgames.cli.games import GameGroup, make_game
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.cli.play import level_options, think_shown, thinking
 from boardgames.core.registry import GamePlugin
 
@@ -36,7 +36,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
     @click.option(
         "--svg",
         "svg_path",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=OUTPUT_FILE,
         default=None,
         help="Also draw the position to this SVG file: the best move marked, and the last "
         "move when POSITION lists the moves.",

@@ -23,6 +23,30 @@ F = TypeVar("F", bound=Callable[..., Any])
 JSON_HELP = "Print one JSON object instead."
 
 
+class OutputFile(click.ParamType):
+    """An output file's name as a Path, checked before any work
+    (:func:`boardgames.core.files.output_problem`): the text is read as given, so ``new/``
+    is refused as a folder instead of becoming a file ``new``."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        from boardgames.core.files import output_problem
+
+        if isinstance(value, Path):
+            return value
+        text = str(value)
+        if not text.strip():
+            self.fail("the file name is empty; give one", param, ctx)
+        problem = output_problem(text)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return Path(text)
+
+
+OUTPUT_FILE = OutputFile()
+
+
 def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
     """``--json``: the command prints one JSON object (for scripts); arrives as ``as_json``."""
     return click.option("--json", "as_json", is_flag=True, help=help)

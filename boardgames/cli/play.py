@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from boardgames.cli.games import GameGroup, make_game
+from boardgames.cli.options import OUTPUT_FILE
 from boardgames.core.registry import GamePlugin
 
 HUMAN = "human"
@@ -515,7 +516,7 @@ def play_feature(spec: GamePlugin) -> click.Command:
     )
     @click.option(
         "--record",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=OUTPUT_FILE,
         default=None,
         help="Save the game's record to this file after every move.",
     )

@@ -123,3 +123,26 @@ def test_a_prompt_outside_the_command_line_refuses_undecodable_bytes(
     strict = io.TextIOWrapper(io.BytesIO(b"\xff\n"), encoding="utf-8", errors="strict")
     monkeypatch.setattr("sys.stdin", strict)
     assert ask(make_console(), "move: ") == "\ufffd"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyse", "nim", "--svg"],
+        ["play", "nim", "--record"],
+        ["kalah", "analyse", "--svg"],
+        ["kalah", "replay", "lastgame.klh", "--svg"],
+        ["kalah", "review", "lastgame.klh", "--plot"],
+        ["compare", "kalah", "--plot"],
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_an_output_named_as_a_folder_is_refused_before_any_work(
+    args: list[str], tmp_path: Path
+) -> None:
+    """'new/' names a folder: refused in one line (status 2), no file 'new' written."""
+    target = tmp_path / "new"
+    result = CliRunner().invoke(cli, [*args, f"{target}/"])
+    assert result.exit_code == 2, result.output
+    assert "names a folder" in result.output and "Traceback" not in result.output
+    assert not target.exists()

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core import warmup
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import check_output
@@ -52,7 +52,7 @@ from boardgames.kalah.play.warm import program_ready
 @click.option(
     "--svg",
     "svg_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="Also draw the position as an SVG picture into this file, the best move marked "
     "(its pits numbered in order).",

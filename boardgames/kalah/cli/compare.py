@@ -9,7 +9,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core import warmup
 from boardgames.core.compare import (
     CompareRow,
@@ -67,7 +67,7 @@ MAX_COMPARE_DEPTH = 40
 @click.option("--tt", "tt_mib", default=16.0, show_default=True, help="Table size in MiB.")
 @json_option()
 @click.option(
-    "--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    "--plot", type=OUTPUT_FILE, default=None,
     help="Also write a picture (time and positions per strategy, log scale), e.g. cmp.png.",
 )  # fmt: skip
 def compare_command(

@@ -9,7 +9,7 @@ import click
 from rich.markup import escape
 from rich.text import Text
 
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.core.files import check_output
 from boardgames.core.svg import write_svg
@@ -36,7 +36,7 @@ from boardgames.kalah.svg import animation, frames_of_game
 @click.option(
     "--svg",
     "svg_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="Also draw the whole game into this file as an animated SVG: the start, then one "
     "frame per compound move (its sowing and captures marked), played in a loop.",

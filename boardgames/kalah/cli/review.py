@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.text import Text
 
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.core.files import check_output, not_a_regular_file
 from boardgames.core.progress import Progress, Stopped, run_in_thread, stopped_message
@@ -71,7 +71,7 @@ if TYPE_CHECKING:  # numba loads only where a review runs
 @click.option(
     "--plot",
     "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     help="Also draw the evaluation graph into this SVG file: the value after every move for "
     "the side that moved, exact values solid, depth-limited ones dashed, bounds as "
