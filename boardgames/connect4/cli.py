@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import sys
 import time
@@ -29,6 +30,7 @@ from boardgames.core.progress import (
     stopped_message,
 )
 from boardgames.core.protocol import GameError, State, quote
+from boardgames.core.text import one_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -90,17 +92,86 @@ def _game(width: int, height: int) -> ConnectFour:
         raise click.UsageError(str(e)) from None
 
 
-def _check_hash(hash_mib: float) -> None:
-    """A table that does not fit in half the memory is refused before anything starts."""
+TABLE_RESERVE = 2**30
+"""Address space kept free beside the table under an address-space limit (``ulimit -v``):
+numba and the solver's kernels take about 400 MiB of it once loaded."""
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (``MemAvailable``: the page cache counted as free),
+    else the free pages; None where the system does not say."""
     try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _address_space_left() -> int | None:
+    """Bytes of address space this process may still map under its limit (``RLIMIT_AS``,
+    ``ulimit -v``) less :data:`TABLE_RESERVE`; None without a limit."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        return None
+    if soft == resource.RLIM_INFINITY or soft < 0:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    used = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        used = 256 * 2**20
+    return max(0, soft - used - TABLE_RESERVE)
+
+
+def _table_bytes(hash_mib: float) -> int:
+    """The bytes of the table ``--hash hash_mib`` makes (``solver.table_bits``: a power of
+    two of 8-byte entries, at least 2**16; not imported, it would load numba)."""
+    entries = max(1, int(hash_mib * 2**20) // 8)
+    return 8 << max(16, entries.bit_length() - 1)
+
+
+def _check_hash(hash_mib: float) -> None:
+    """A table the process cannot hold is refused before anything starts: more than half
+    the memory available now, or more than its address-space limit leaves (less what the
+    kernels need). The refusal names the largest ``--hash`` that fits."""
+    bounds = []
+    available = _available_memory()
+    if available is not None:
+        bounds.append((available // 2, f"half of the memory available now ({_gib(available)})"))
+    left = _address_space_left()
+    if left is not None:
+        bounds.append((left, "what the address-space limit (ulimit -v) leaves this process"))
+    if not bounds:
         return
-    if hash_mib * 2**20 > memory // 2:
-        raise click.UsageError(
-            f"--hash {hash_mib:g} MiB is more than half of this machine's memory "
-            f"({memory / 2**30:.1f} GiB); give a smaller table"
-        )
+    room, why = min(bounds)
+    if _table_bytes(hash_mib) <= room:
+        return
+    largest = 1 << (room.bit_length() - 1) if room > 0 else 0  # a power of two of bytes
+    fits = (
+        f"the largest table that fits is --hash {largest // 2**20}"
+        if largest >= 2**20
+        else "no table fits (the smallest is --hash 1)"
+    )
+    raise click.UsageError(
+        f"--hash {hash_mib:g} MiB ({_table_bytes(hash_mib) // 2**20} MiB of table) is more "
+        f"than {why}; {fits}"
+    )
+
+
+def _gib(size: int) -> str:
+    return f"{size / 2**30:.1f} GiB"
 
 
 def _parse(game: ConnectFour, text: str) -> State:
@@ -213,12 +284,15 @@ def solve(
     is then 1. A finished game scores what its result was (minus the winner's score for
     the player to move, 0 for a full board).
 
-    With --cluster the positions of '-' are Dask tasks of 32 positions each; with
+    '-' answers each line as soon as it is solved (a program that writes a position and
+    waits gets its answer), in bounded memory: a line of more than 4,096 characters is an
+    error, and one without an end after 1 MiB (< /dev/zero) ends the input. With --cluster
+    the positions of '-' are Dask tasks of 32 positions each (the input read first); with
     --checkpoint a stopped run goes on where it stopped. Work of more than a second shows
     its progress on standard error; Ctrl-C stops it (status 130) after writing what was
-    solved. Hard openings of 7 x 6 take seconds to minutes (the empty board: a few
-    minutes); a first run on a fresh machine compiles the solver (seconds), and answers a
-    late position in pure Python meanwhile.
+    solved (--json: the object closed, with "stopped": true). Hard openings of 7 x 6 take
+    seconds to minutes (the empty board: a few minutes); a first run on a fresh machine
+    compiles the solver (seconds), and answers a late position in pure Python meanwhile.
     """
     game = _game(width, height)
     _check_hash(hash_mib)
@@ -337,21 +411,184 @@ def _line_ends(game: ConnectFour, state: State, line: list[int]) -> bool:
 # --- solve - -------------------------------------------------------------------------------
 
 
+LINE_LIMIT = 4096
+"""Characters of an input line that are kept (a position has at most 64): the rest of a
+longer line is read and dropped, and the line is one error."""
+ENDLESS = 2**20
+"""Bytes of one line read without its end before the input is taken for one that never
+ends a line (``< /dev/zero``): one error, and the rest of the input is not read."""
+QUIET_LINES = 1000
+"""Lines of finished games answered before the progress is started (their own time)."""
+COLLECT_SECONDS = 0.2
+"""A batch stops taking lines after this long reading them (lines of finished games are
+answered without the solver, but reading them takes time too)."""
+MAX_BATCH = 4096
+"""Positions solved at once at most: memory stays the same however long the input."""
+READ_SIZE = 65536
+
+
+class _Line:
+    """One line of input: its number and text, or why it cannot be a position."""
+
+    __slots__ = ("number", "problem", "text")
+
+    def __init__(self, number: int, text: str, problem: str = "") -> None:
+        self.number = number
+        self.text = text
+        self.problem = problem
+
+
+class _Lines:
+    """Standard input's lines for ``solve -``, read as they come and in bounded memory:
+    at most :data:`LINE_LIMIT` characters of a line are kept, and a line without an end
+    after :data:`ENDLESS` bytes ends the input. Bytes the input's encoding cannot read
+    are read as U+FFFD (the line is then refused as any other bad line)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.buffer = getattr(stream, "buffer", None)
+        try:
+            self.fd: int | None = stream.fileno()
+            os.fstat(self.fd)
+        except (AttributeError, OSError, ValueError):
+            self.fd = None
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+        errors = getattr(stream, "errors", None) or "replace"
+        self.errors = "replace" if errors == "strict" else errors
+        self.pending = bytearray()
+        self.number = 0
+        self.dropped = 0  # bytes of an overlong line read and dropped so far
+        self.ended = False
+
+    def _ready(self) -> bool:
+        """True when a read would not wait (no way to tell: True, reads may wait)."""
+        if self.fd is None:
+            return True
+        try:
+            import select
+
+            return bool(select.select([self.fd], [], [], 0)[0])
+        except (ImportError, OSError, ValueError):
+            return True
+
+    def _read(self) -> bytes:
+        if self.fd is not None:
+            return os.read(self.fd, READ_SIZE)
+        if self.buffer is not None:
+            read1 = getattr(self.buffer, "read1", None)
+            data = read1(READ_SIZE) if read1 is not None else self.buffer.read(READ_SIZE)
+            return bytes(data)
+        return str(self.stream.read(READ_SIZE)).encode(self.encoding, self.errors)
+
+    def next(self, wait: bool) -> _Line | None:
+        """The next line (blank lines skipped); None at the end of input, or when
+        ``wait`` is false and no whole line has come yet."""
+        while True:
+            line = self._take()
+            if line is not None:
+                if line.problem or line.text:
+                    return line
+                continue
+            if self.ended or (not wait and not self._ready()):
+                return None
+            data = self._read()
+            if not data:
+                self.ended = True
+                if self.pending or self.dropped:  # a last line without its end
+                    self.pending += b"\n"
+                    continue
+                return None
+            self.pending += data
+
+    def _take(self) -> _Line | None:
+        """A whole line out of what was read, if there is one."""
+        end = self.pending.find(b"\n")
+        if end < 0:
+            if self.dropped or len(self.pending) > LINE_LIMIT:
+                self.dropped += len(self.pending)
+                self.pending.clear()
+                if self.dropped > ENDLESS:
+                    self.ended = True
+                    self.dropped = 0
+                    self.number += 1
+                    return _Line(
+                        self.number,
+                        "",
+                        f"no line end in its first {ENDLESS // 2**20} MiB: input that never "
+                        "ends a line (a device?); the rest is not read",
+                    )
+            return None
+        raw = bytes(self.pending[:end])
+        del self.pending[: end + 1]
+        self.number += 1
+        if self.dropped or len(raw) > LINE_LIMIT:
+            size = self.dropped + len(raw)
+            self.dropped = 0
+            return _Line(
+                self.number, "", f"{size:,} characters: too long for a position (at most 64)"
+            )
+        return _Line(self.number, raw.decode(self.encoding, self.errors).strip())
+
+
 def _read_lines(game: ConnectFour) -> tuple[list[tuple[int, str, State]], int]:
-    """The positions of standard input (line number, text, state), bad lines reported
-    on stderr one each; and how many were bad."""
+    """All the positions of standard input (line number, text, state), for the tasks of
+    ``--cluster`` and ``--checkpoint``; bad lines reported on stderr one each; and how
+    many were bad."""
     good: list[tuple[int, str, State]] = []
     bad = 0
-    for number, raw in enumerate(sys.stdin, 1):
-        text = raw.strip()
-        if not text:
-            continue
+    lines = _Lines(sys.stdin)
+    while (line := lines.next(wait=True)) is not None:
         try:
-            good.append((number, text, _parse(game, text)))
+            if line.problem:
+                raise GameError(line.problem)
+            good.append((line.number, line.text, _parse(game, line.text)))
         except GameError as e:
             bad += 1
-            click.echo(f"Error: line {number}: {e}", err=True)
+            click.echo(f"Error: line {line.number}: {e}", err=True)
     return good, bad
+
+
+class _Output:
+    """The answers of ``solve -`` on stdout as they come, flushed: ``POSITION SCORE``
+    lines, or (``--json``) one JSON object written piece by piece (each position on its
+    own line), closed also when the run is stopped, with ``"stopped": true``."""
+
+    def __init__(self, game: ConnectFour, weak: bool, as_json: bool) -> None:
+        self.as_json = as_json
+        self.count = 0
+        self.t0 = time.perf_counter()
+        if as_json:
+            head = {"width": game.width, "height": game.height, "weak": weak}
+            sys.stdout.write(json.dumps(head)[:-1] + ', "positions": [')
+            sys.stdout.flush()
+
+    def write(self, answers: list[tuple[str, int]]) -> None:
+        if not answers:
+            return
+        if self.as_json:
+            text = "".join(
+                ("," if self.count + i else "")
+                + "\n"
+                + json.dumps({"position": position, "score": score})
+                for i, (position, score) in enumerate(answers)
+            )
+        else:
+            text = "".join(f"{position} {score}\n" for position, score in answers)
+        self.count += len(answers)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def close(self, bad: int, stopped: bool = False) -> None:
+        if not self.as_json:
+            return
+        tail: dict[str, Any] = {
+            "bad_lines": bad,
+            "seconds": round(time.perf_counter() - self.t0, 6),
+        }
+        if stopped:
+            tail["stopped"] = True
+        sys.stdout.write("\n], " + json.dumps(tail)[1:] + "\n")
+        sys.stdout.flush()
 
 
 def _solve_stream(
@@ -362,8 +599,147 @@ def _solve_stream(
     checkpoint: Path | None,
     as_json: bool,
 ) -> None:
-    lines, bad = _read_lines(game)
     err = make_console(stderr=True)
+    if cluster is not None or checkpoint is not None:
+        bad = _solve_all_as_tasks(game, weak, hash_mib, cluster, checkpoint, err, as_json)
+    else:
+        bad = _solve_as_they_come(game, weak, hash_mib, err, as_json)
+    if bad:
+        raise SystemExit(EXIT_BAD_LINES)
+
+
+def _solve_as_they_come(
+    game: ConnectFour, weak: bool, hash_mib: float, err: Console, as_json: bool
+) -> int:
+    """Solve standard input's positions as they are read, in batches of what has come
+    (at most about a second's work, :data:`MAX_BATCH` positions), each batch's answers
+    written in input order as soon as it is solved: a pipe from a program that writes one
+    position and waits gets its answer. Memory stays bounded however long the input.
+    Ctrl-C writes what was solved (the JSON closed). The number of bad lines."""
+    from boardgames.core.progress import BatchSizer
+
+    lines = _Lines(sys.stdin)
+    out = _Output(game, weak, as_json)
+    sizer = BatchSizer(target=BATCH_SECONDS, first=1, growth=4.0)
+    bar = Progress("Solving", None, "positions", console=err)
+    solver: Any = None
+    shown: Progress | None = None  # the bar, once started
+    bad = 0
+    batch: list[tuple[str, int | None]] = []  # (text, score: None until solved)
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        try:
+            while True:
+                batch = []
+                boards = []
+                line = lines.next(wait=True)
+                began = time.perf_counter()
+                while line is not None:
+                    try:
+                        if line.problem:
+                            raise GameError(line.problem)
+                        state = _parse(game, line.text)
+                    except GameError as e:
+                        bad += 1
+                        click.echo(f"Error: line {line.number}: {one_line(str(e))}", err=True)
+                    else:
+                        score = _end_score(game, state, weak)
+                        batch.append((line.text, score))
+                        if score is None:
+                            if solver is None:
+                                solver = _stream_solver(game, hash_mib, err)
+                            boards.append(_bitboards(game, state))
+                    if not shown and (solver is not None or line.number >= QUIET_LINES):
+                        shown = stack.enter_context(bar)  # the time from here on
+                    if (
+                        len(boards) >= min(sizer.size, MAX_BATCH)
+                        or len(batch) >= MAX_BATCH
+                        or time.perf_counter() - began > COLLECT_SECONDS
+                    ):
+                        break
+                    line = lines.next(wait=False)
+                if not batch:
+                    if lines.ended:
+                        break
+                    continue
+                if boards:
+                    t = time.perf_counter()
+                    scores = _solve_batch(solver, boards, weak, bar, out.count)
+                    sizer.record(len(boards), time.perf_counter() - t)
+                    it = iter(scores)
+                    batch = [(text, next(it) if score is None else score) for text, score in batch]
+                out.write([(text, score) for text, score in batch if score is not None])
+                batch = []
+                bar.update(out.count)
+        except KeyboardInterrupt as e:
+            solved = iter(e.scores if isinstance(e, _PartlySolved) else [])
+            done = []
+            for text, score in batch:  # those solved before the first that was not
+                known = next(solved, None) if score is None else score
+                if known is None:
+                    break
+                done.append((text, known))
+            out.write(done)
+            out.close(bad, stopped=True)
+            raise Stopped(
+                stopped_message(time.perf_counter() - t0, out.count, None, "positions")
+            ) from None
+    out.close(bad)
+    return bad
+
+
+def _stream_solver(game: ConnectFour, hash_mib: float, err: Console) -> Any:
+    """The numba solver of the board (its kernels loaded or compiled first)."""
+    from boardgames.connect4 import solver
+
+    _load_kernels(err)
+    return solver.solver_for(game.width, game.height, hash_mib)
+
+
+def _bitboards(game: ConnectFour, state: State) -> Any:
+    from boardgames.connect4 import solver
+
+    return solver.to_bitboards(game, state)
+
+
+def _solve_batch(
+    solver: Any, boards: list[Any], weak: bool, bar: Progress, before: int
+) -> list[int]:
+    """The scores of ``boards``; on Ctrl-C a KeyboardInterrupt whose batch keeps the
+    scores solved before it (:class:`_PartlySolved`)."""
+
+    def tick(k: int) -> None:
+        bar.update(before + k)
+
+    with solver.lock:
+        try:
+            part, _ = solver.solve_many(boards, weak, tick=tick)
+        except KeyboardInterrupt:
+            raise _PartlySolved(list(solver.solved)) from None
+    return [int(v) for v in part]
+
+
+class _PartlySolved(KeyboardInterrupt):
+    """Ctrl-C in the middle of a batch: the scores of its first positions."""
+
+    def __init__(self, scores: list[int]) -> None:
+        super().__init__()
+        self.scores = scores
+
+
+def _solve_all_as_tasks(
+    game: ConnectFour,
+    weak: bool,
+    hash_mib: float,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    err: Console,
+    as_json: bool,
+) -> int:
+    """``solve -`` with ``--cluster`` or ``--checkpoint``: all the input read first (a
+    checkpoint belongs to the whole input), then solved as tasks, the answers written in
+    input order as they are known (also on Ctrl-C). The number of bad lines."""
+    lines, bad = _read_lines(game)
     scores: dict[int, int] = {}
     todo: list[tuple[int, str, State]] = []
     for i, (_, text, state) in enumerate(lines):
@@ -372,98 +748,40 @@ def _solve_stream(
             todo.append((i, text, state))
         else:
             scores[i] = end
-    writer = _Writer(lines, scores, as_json)
-    t0 = time.perf_counter()
+    out = _Output(game, weak, as_json)
+    writer = _Writer(lines, scores, out)
+    stopped = False
     try:
+        writer.flush()
         if todo:
-            if cluster is not None or checkpoint is not None:
-                _solve_tasks(game, todo, weak, hash_mib, cluster, checkpoint, err, writer)
-            else:
-                _solve_here(game, todo, weak, hash_mib, err, writer)
+            _solve_tasks(game, todo, weak, hash_mib, cluster, checkpoint, err, writer)
+    except KeyboardInterrupt:
+        stopped = True
+        raise
     finally:
         writer.flush()
-    if as_json:
-        print_json(
-            {
-                "width": game.width,
-                "height": game.height,
-                "weak": weak,
-                "positions": [
-                    {"position": text, "score": scores[i]} for i, (_, text, _) in enumerate(lines)
-                ],
-                "bad_lines": bad,
-                "seconds": round(time.perf_counter() - t0, 6),
-            }
-        )
-    if bad:
-        raise SystemExit(EXIT_BAD_LINES)
+        out.close(bad, stopped)
+    return bad
 
 
 class _Writer:
-    """Writes ``POSITION SCORE`` lines in input order as soon as all before them are known."""
+    """Writes the answers in input order as soon as all before them are known."""
 
-    def __init__(self, lines: list[tuple[int, str, State]], scores: dict[int, int], quiet: bool):
+    def __init__(self, lines: list[tuple[int, str, State]], scores: dict[int, int], out: _Output):
         self.lines = lines
         self.scores = scores
-        self.quiet = quiet
+        self.out = out
         self.next = 0
 
     def add(self, index: int, score: int) -> None:
         self.scores[index] = score
 
     def flush(self) -> None:
-        out = []
+        answers = []
         while self.next < len(self.lines) and self.next in self.scores:
-            out.append(f"{self.lines[self.next][1]} {self.scores[self.next]}\n")
+            answers.append((self.lines[self.next][1], self.scores.pop(self.next)))
             self.next += 1
-        if out and not self.quiet:
-            sys.stdout.write("".join(out))
-            sys.stdout.flush()
-
-
-def _solve_here(
-    game: ConnectFour,
-    todo: list[tuple[int, str, State]],
-    weak: bool,
-    hash_mib: float,
-    err: Console,
-    writer: _Writer,
-) -> None:
-    """The positions in this process, in batches of about a second each (each batch's
-    answers written when it ends); Ctrl-C writes what the batch had solved."""
-    from boardgames.connect4 import solver
-    from boardgames.core.progress import BatchSizer
-
-    _load_kernels(err)
-    s = solver.solver_for(game.width, game.height, hash_mib)
-    boards = [solver.to_bitboards(game, state) for _, _, state in todo]
-    sizer = BatchSizer(target=BATCH_SECONDS, first=16, growth=4.0)
-    bar = Progress("Solving", len(todo), "positions", console=err)
-    done = 0
-    t0 = time.perf_counter()
-    with bar, s.lock:
-        while done < len(todo):
-            size = min(sizer.size, len(todo) - done)
-            t = time.perf_counter()
-
-            def tick(k: int, at: int = done) -> None:
-                bar.update(at + k)
-
-            try:
-                part, _ = s.solve_many(boards[done : done + size], weak, tick=tick)
-            except KeyboardInterrupt:
-                for j, v in enumerate(s.solved):
-                    writer.add(todo[done + j][0], v)
-                solved = done + len(s.solved)
-                raise Stopped(
-                    stopped_message(time.perf_counter() - t0, solved, len(todo), "positions")
-                ) from None
-            sizer.record(size, time.perf_counter() - t)
-            for j, v in enumerate(part):
-                writer.add(todo[done + j][0], int(v))
-            done += size
-            bar.update(done)
-            writer.flush()
+        self.out.write(answers)
 
 
 def _solve_tasks(
@@ -624,3 +942,254 @@ def _board_with_scores(
     mover = int(state[game.cells])
     out.append(f"\n{('1', '2')[mover]} ({MARKS[mover][0]}) to move; under each column its score")
     return out
+
+
+# --- book ----------------------------------------------------------------------------------
+
+
+@connect4.command()
+@_board_options
+@click.option(
+    "--plies",
+    type=click.IntRange(1, 12),
+    default=4,
+    show_default=True,
+    help="Solve every position of this many discs; the shallower ones follow from them.",
+)
+@click.option(
+    "--hash",
+    "hash_mib",
+    type=click.FloatRange(1, 65536),
+    default=256,
+    show_default=True,
+    metavar="MIB",
+    help="Transposition table size in MiB of each worker.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write the book here (default: the cache folder, where the program finds it).",
+)
+@cluster_option("the book's positions")
+@checkpoint_option("the book")
+@json_option()
+def book(
+    width: int,
+    height: int,
+    plies: int,
+    hash_mib: float,
+    out: Path | None,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    as_json: bool,
+) -> None:
+    """Build the opening book: the exact score of every position of at most --plies discs.
+
+    The positions of exactly --plies discs (a position and its mirror image once) are
+    solved by this project's solver, 4 a task; every shallower one follows from them.
+    On 7 x 6, --plies 4 is 568 positions of about 6 s each (an hour on one core).
+    Without --checkpoint a file in the cache folder is used, so that a stopped build
+    (Ctrl-C) goes on where it stopped when run again; what was solved is written at once.
+    """
+    from boardgames.connect4 import book as opening
+
+    _game(width, height)
+    _check_hash(hash_mib)
+    err = make_console(stderr=True)
+    target = out or opening.book_path(width, height)
+    if checkpoint is None:
+        checkpoint = target.with_name(f"book-{width}x{height}-{plies}.checkpoint")
+        checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    made, total, solved = opening.build(
+        width, height, plies, cluster=cluster, checkpoint=checkpoint, out=target,
+        hash_mib=hash_mib, console=err,
+    )  # fmt: skip
+    seconds = time.perf_counter() - started
+    if as_json:
+        print_json({"book": str(target), "positions": len(made.scores), "frontier": total,
+                    "solved": solved, "seconds": round(seconds, 1)})  # fmt: skip
+        return
+    make_console().print(
+        f"Book of {len(made.scores):,} positions ({solved:,} of {total:,} at {plies} discs "
+        f"solved) written to {target} in {format_duration(seconds)}.",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+# --- connect4 dataset (boardgames/connect4/dataset.py does the work) -----------------
+
+DATASET_MAX_POSITIONS = 10_000_000
+DATASET_EPILOG = (
+    "Fields of the .npz file: moves, boards, observations, to_move, ply, score, "
+    "move_scores, legal, best, width, height, source, seed; docs/sections/learning.md says "
+    "what each holds."
+)
+
+
+@connect4.command("dataset", epilog=DATASET_EPILOG)
+@click.argument("output", type=click.Path(dir_okay=False))
+@click.option("--width", type=click.IntRange(4, 9), default=7, show_default=True, help="Columns.")
+@click.option("--height", type=click.IntRange(4, 9), default=6, show_default=True, help="Rows.")
+@click.option("--ply", type=int, default=None,
+              help="Every distinct position with this many discs (the game not over).")  # fmt: skip
+@click.option("--all", "every", is_flag=True,
+              help="Every position of the board, labelled by backward induction over all of "
+                   "them (no search; 5 x 4: 3,100,379 positions in about 10 s).")  # fmt: skip
+@click.option("--positions", type=int, default=None,
+              help="Positions of random games (default 1000 without --ply or --all).")  # fmt: skip
+@click.option("--min-ply", type=int, default=0, show_default=True,
+              help="With --positions: only positions with at least this many discs.")  # fmt: skip
+@click.option("--mirror", is_flag=True, help="With --ply: one position of each mirror pair.")
+@click.option("--limit", type=int, default=None, help="Keep only the first N positions (in order).")
+@click.option("--seed", default=1, show_default=True, help="Seed of the random games.")
+@cluster_option("the chunks of positions")
+@checkpoint_option("the chunks of positions")
+@json_option()
+def dataset(
+    output: str,
+    width: int,
+    height: int,
+    ply: int | None,
+    every: bool,
+    positions: int | None,
+    min_ply: int,
+    mirror: bool,
+    limit: int | None,
+    seed: int,
+    cluster: ClusterSpec | None,
+    checkpoint: Path | None,
+    as_json: bool,
+) -> None:
+    """Write Connect Four positions with their exact scores to OUTPUT (.npz).
+
+    Each position gets its exact score and every column's (RULES.md 6: 1 + the discs
+    the winner still holds), from the exact solver. The positions: every one with
+    --ply K discs, every one of the board (--all), or those of random games
+    (--positions N). Examples:
+
+    \b
+        boardgames connect4 dataset small.npz --width 5 --height 4 --all
+        boardgames connect4 dataset eight.npz --ply 8 --cluster local:8 --checkpoint c.jsonl
+
+    Load it with numpy.load(OUTPUT). Chunks of 64 positions are tasks: --checkpoint FILE
+    resumes an interrupted run, --cluster spreads them over workers.
+    """
+    from boardgames.connect4.dataset import (
+        chunks,
+        label_chunk,
+        label_every_position,
+        positions_by_ply,
+        sampled,
+    )
+    from boardgames.connect4.game import ConnectFour
+    from boardgames.core.cluster import Checkpoint, Runner
+    from boardgames.core.files import check_output
+
+    try:
+        game = ConnectFour(width, height)
+    except GameError as e:
+        raise click.UsageError(str(e)) from None
+    chosen = sum([ply is not None, every, positions is not None])
+    if chosen > 1:
+        raise click.UsageError("give one of --ply, --all and --positions")
+    if ply is not None and not 0 <= ply < game.cells:
+        raise click.UsageError(f"--ply must be 0 to {game.cells - 1} on {width} x {height}")
+    if positions is not None and not 1 <= positions <= DATASET_MAX_POSITIONS:
+        top = DATASET_MAX_POSITIONS
+        raise click.UsageError(f"--positions must be 1 to {top:,}, got {positions}")
+    if limit is not None and limit < 1:
+        raise click.UsageError(f"--limit must be at least 1, got {limit}")
+    check_output("OUTPUT", output)
+    err = make_console(stderr=True)
+    if every:
+        t0 = time.perf_counter()
+        with err.status("Labelling every position by backward induction"):
+            found = label_every_position(game)
+        kept = {k: v[:limit] for k, v in found.items()}
+        settings = {"width": width, "height": height, "source": "all", "seed": seed}
+        _write_dataset(output, kept, settings)
+        seconds = time.perf_counter() - t0
+        _report_dataset(output, len(kept["moves"]), seconds, as_json, {"source": "all"})
+        return
+    if ply is not None:
+        source = f"ply={ply}"
+        words = positions_by_ply(game, ply, mirror)
+    else:
+        source = "random"
+        words = sampled(game, positions or 1000, seed, min_ply)
+    words = words[:limit]
+    tasks = chunks(width, height, words)
+    job: dict[str, object] = {"command": "connect4 dataset", "width": width, "height": height,
+                              "source": source, "mirror": mirror, "seed": seed,
+                              "min_ply": min_ply, "limit": limit}  # fmt: skip
+    results: dict[str, dict[str, Any]] = {}
+    bar = Progress("Solving", len(words), "positions", console=err)
+
+    def keep(key: str, result: dict[str, Any]) -> None:
+        results[key] = result
+        bar.update(sum(len(r["moves"]) for r in results.values()))
+
+    t0 = time.perf_counter()
+    with Runner(cluster, err) as runner:
+        where = runner.as_dict()
+        report = runner.run(
+            label_chunk,
+            [(f"chunk-{t.index}", (t,)) for t in tasks],
+            label="Solving",
+            checkpoint=Checkpoint(checkpoint, job) if checkpoint is not None else None,
+            on_result=keep,
+            progress=bar,
+            unit="chunks",
+        )
+    seconds = time.perf_counter() - t0
+    from boardgames.connect4.dataset import assemble
+
+    arrays: dict[str, Any] = assemble(game, [results[f"chunk-{t.index}"] for t in tasks])
+    settings = {"width": width, "height": height, "source": source, "seed": seed}
+    _write_dataset(output, arrays, settings)
+    computed = sum(len(results[k]["moves"]) for k in report.task_seconds)
+    extra = {"solved_now": computed, "resumed_chunks": report.resumed, **settings, **where}
+    _report_dataset(output, len(words), seconds, as_json, extra, computed)
+
+
+def _write_dataset(output: str, arrays: dict[str, Any], settings: dict[str, Any]) -> None:
+    import io
+
+    import numpy as np
+
+    from boardgames.core.files import WriteFailed, write_atomic
+
+    arrays = {**arrays, **{k: np.array(v) for k, v in settings.items()}}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    try:
+        write_atomic(output, buffer.getvalue())
+    except OSError as e:
+        raise WriteFailed(f"cannot write {output}: {e.strerror or e}") from None
+
+
+def _report_dataset(
+    output: str,
+    positions: int,
+    seconds: float,
+    as_json: bool,
+    extra: dict[str, Any],
+    computed: int | None = None,
+) -> None:
+    done = positions if computed is None else computed
+    rate = done / seconds if seconds > 0 else 0.0
+    summary = {"output": str(output), "positions": positions, "seconds": round(seconds, 3),
+               "positions_per_second": round(rate, 2), **extra}  # fmt: skip
+    if as_json:
+        print_json(summary)
+        return
+    resumed = extra.get("resumed_chunks")
+    make_console().print(
+        f"Wrote {positions:,} positions to {output} in {seconds:.1f} s ({rate:,.1f} "
+        f"positions/s labelled now{f', {resumed} chunks resumed' if resumed else ''}).",
+        highlight=False,
+    )

@@ -37,6 +37,15 @@ DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 WEIGHTS = (0, 1, 4, 32, 256)
 """Heuristic worth of a line of four cells holding k discs of one player and none of the
 other (k = 0..4); the kernels use the same tuple."""
+TEMPO = 2
+"""The mover's bonus for each disc on the board: without it a search's value swings with
+the parity of its depth (the side that moved last looks better, the more so the fuller
+the board: searches of 7 to 12 plies from the empty board then disagree in sign)."""
+PARITY = 32
+"""Extra worth of a threat (three discs and an empty cell in a line) on a row of the
+owner's parity: an odd row (1, 3, 5 from the bottom) for the first player, an even one
+for the second. Zugzwang fills the board from below, so those are the threats that
+decide most games (Allis, 1988)."""
 MARKS = (("X", "bold red"), ("O", "bold yellow"))
 PLAYERS = ("1", "2")
 COLOURS = ("red", "yellow")
@@ -141,13 +150,22 @@ class ConnectFour:
 
     def evaluate(self, state: State) -> int:
         """Each line of four still open to one player only scores :data:`WEIGHTS` of its
-        discs, for the mover and against them (central cells lie on more lines)."""
-        vals = state[self.windows]
+        discs, for the mover and against them (central cells lie on more lines); a threat
+        on a row of its owner's parity :data:`PARITY` more; the mover :data:`TEMPO` a disc."""
+        windows = self.windows
+        vals = state[windows]
         me = self.to_move(state) + 1
         mine = (vals == me).sum(axis=1)
         theirs = (vals == 3 - me).sum(axis=1)
         weights = np.array(WEIGHTS, dtype=np.int64)
-        return int(weights[mine[theirs == 0]].sum() - weights[theirs[mine == 0]].sum())
+        score = int(weights[mine[theirs == 0]].sum() - weights[theirs[mine == 0]].sum())
+        # the empty cell's row of each line with three discs of one player
+        rows = ((windows % self.height) * (vals == 0)).sum(axis=1)
+        good = rows % 2 == 0  # an odd row counted from 1: the first player's
+        mine_good = good if me == 1 else ~good
+        score += PARITY * int(((mine == 3) & (theirs == 0) & mine_good).sum())
+        score -= PARITY * int(((theirs == 3) & (mine == 0) & ~mine_good).sum())
+        return score + TEMPO * int(state[self.cells + 1])
 
     def format_move(self, move: int) -> str:
         return str(int(move) + 1)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.connect4.game import WEIGHTS, ConnectFour
+from boardgames.connect4.game import PARITY, TEMPO, WEIGHTS, ConnectFour
 from boardgames.core.kernels import NOT_OVER, OVER, PASS, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 
@@ -101,22 +101,37 @@ def result(states, ply, params):
 
 @njit(cache=True, inline="always")
 def evaluate(states, ply, params):
-    """Lines of four open to one player only, weighted by their discs (``WEIGHTS``)."""
-    me = states[ply, params[0] * params[1]] + 1
-    score = 0
-    for k in range(params[2]):
+    """Lines of four open to one player only, weighted by their discs (``WEIGHTS``), a
+    threat on its owner's row parity ``PARITY`` more, the mover ``TEMPO`` a disc on the
+    board: exactly ``ConnectFour.evaluate`` (the two numbers end ``params``)."""
+    h = params[1]
+    n = params[2]
+    parity = params[4 + 4 * n]
+    cells = params[0] * h
+    me = states[ply, cells] + 1
+    score = params[3 + 4 * n] * states[ply, cells + 1]  # the mover's tempo
+    for k in range(n):
         mine = 0
         theirs = 0
+        row = 0
         for j in range(4):
-            v = states[ply, params[3 + 4 * k + j]]
+            cell = params[3 + 4 * k + j]
+            v = states[ply, cell]
             if v == me:
                 mine += 1
             elif v != 0:
                 theirs += 1
+            else:
+                row = cell % h
+        good = row % 2 == 0  # an odd row counted from 1: the first player's
         if theirs == 0:
             score += WEIGHTS[mine]
+            if mine == 3 and good == (me == 1):
+                score += parity
         elif mine == 0:
             score -= WEIGHTS[theirs]
+            if theirs == 3 and good != (me == 1):
+                score -= parity
     return score
 
 
@@ -136,10 +151,11 @@ def priority(states, ply, move, params):
 
 
 def make_params(game: ConnectFour) -> np.ndarray:
-    """``[W, H, n, the n lines' cells...]`` for ``game``."""
+    """``[W, H, n, the n lines' cells..., TEMPO, PARITY]`` for ``game``."""
     lines = game.windows
     head = np.array([game.width, game.height, len(lines)], dtype=np.int64)
-    return np.concatenate([head, lines.ravel()])
+    tail = np.array([TEMPO, PARITY], dtype=np.int64)
+    return np.concatenate([head, lines.ravel(), tail])
 
 
 _TAG = kernel_tag(__file__)

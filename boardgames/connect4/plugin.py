@@ -5,7 +5,15 @@ Plain values and import paths only: reading it imports nothing heavy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from boardgames.core.registry import GAME, GamePlugin, Option
+
+
+def cells(game: Any) -> int:
+    """The longest game: one disc a cell (OpenSpiel's ``max_game_length``)."""
+    return int(game.width) * int(game.height)
+
 
 PLUGIN = GamePlugin(
     name="connect4",
@@ -18,7 +26,7 @@ PLUGIN = GamePlugin(
         Option("height", "int", 6, "rows", 4, 9),
     ),
     kernels="boardgames.connect4.kernels:kernel_spec",
-    solver="boardgames.connect4.solver:solve",
+    solver="boardgames.connect4.book:solve",
     cli="boardgames.connect4.cli:connect4",
     warm=(
         ("the exact solver", "boardgames.connect4.solver:warm"),
@@ -29,4 +37,5 @@ PLUGIN = GamePlugin(
     ),
     player_names=("1", "2"),
     examples=("4453", ""),
+    max_game_length=cells,
 )
