@@ -30,6 +30,8 @@ after a move.
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import io
 import re
 import shlex
@@ -39,12 +41,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from boardgames.core import commentary
 from boardgames.core.capabilities import Drawing, PositionNotation, capabilities, parse_position
 from boardgames.core.engine import LEVELS, Answer, candidates, numba_ready, think
 from boardgames.core.engine import Cancelled as SearchCancelled
 from boardgames.core.players import Player, find_player, generic_players, players
-from boardgames.core.protocol import GameError, State, quote
+from boardgames.core.protocol import GameError, State, quote, score_margin
 from boardgames.core.registry import GAME, GamePlugin, UnknownGame, plugin, plugins
 from boardgames.web.extras import WebExtras
 from boardgames.web.inputs import BadInput, choice, flag, int_list, number, text, whole
@@ -294,11 +298,43 @@ def result_text(spec: GamePlugin, game: Any, state: State) -> str | None:
     return f"{name[0].upper()}{name[1:]} wins (margin {abs(result)})."
 
 
+def last_turn(setup: Setup) -> int | tuple[int, ...] | None:
+    """The move played last: the trailing moves of the player who moved last (a compound
+    turn, such as Kalah's extra turns, as a tuple), None at the start."""
+    if not setup.moves:
+        return None
+    who, k = setup.players[-1], len(setup.moves)
+    while k > 0 and setup.players[k - 1] == who:
+        k -= 1
+    turn = tuple(setup.moves[k:])
+    return turn[0] if len(turn) == 1 else turn
+
+
+def picture(setup: Setup) -> str:
+    """The game's drawing of the position, the last move marked where the drawing takes
+    ``last`` (a won game's line is the drawing's own mark)."""
+    game = setup.game
+    last = last_turn(setup)
+    if last is not None and "last" in inspect.signature(game.svg).parameters:
+        with contextlib.suppress(TypeError, GameError, ValueError):
+            return str(game.svg(setup.now, last=last))
+        if isinstance(last, tuple):
+            with contextlib.suppress(TypeError, GameError, ValueError):
+                return str(game.svg(setup.now, last=last[-1]))
+    return str(game.svg(setup.now))
+
+
 def position_text(setup: Setup) -> str:
-    """The position as text the page can show and send back as ``position``: the game's
-    notation, else the moves from the start."""
+    """The position as text the page can show and send back as ``position``: the moves
+    of the game in the game's notation where they spell it (the order they were played
+    in), else the game's notation, else the moves from the start."""
     game = setup.game
     if isinstance(game, PositionNotation):
+        if setup.start_text in ("", "start") and setup.moves:
+            played = "".join(setup.game.format_move(m) for m in setup.moves)
+            with contextlib.suppress(GameError, ValueError):
+                if np.array_equal(game.parse_position(played), setup.now):
+                    return played
         return game.format_position(setup.now)
     words = [] if setup.start_text in ("", "start") else [setup.start_text]
     words += [game.format_move(m) for m in setup.moves]
@@ -331,7 +367,7 @@ def describe(setup: Setup, extras: Extras | None = None) -> dict[str, Any]:
             {"move": m, "text": game.format_move(m), "player": p}
             for m, p in zip(setup.moves, setup.players, strict=True)
         ],
-        "svg": str(game.svg(state)) if drawing else None,
+        "svg": picture(setup) if drawing else None,
         "board": None if drawing else board_text(game, state),
         "text": position_text(setup),
         "legal": [] if over else [{"move": m, "text": game.format_move(m)} for m in _legal(setup)],
@@ -683,7 +719,27 @@ def answer_json(setup: Setup, answer: Answer, budget: float | None = None) -> di
     player = setup.game.to_move(setup.now)
     out["player"] = player
     out["player_name"] = player_name(setup.spec, player)
+    out["depth_text"] = depth_words(answer)
+    out["bar_text"] = bar_words(answer.value if player == 0 else -answer.value, answer.exact)
     return out
+
+
+def depth_words(answer: Answer) -> str:
+    """How deep an answer looked: ``exact`` (a solver or a search to the end of every
+    line), ``depth 12`` (plies searched), ``to the end`` (an unfinished search)."""
+    if answer.exact:
+        return "exact"
+    return "to the end" if answer.depth is None else f"depth {answer.depth}"
+
+
+def bar_words(first: int, exact: bool) -> str:
+    """The evaluation bar's number, for the first player: ``+14`` (an estimate), ``=``
+    (a draw, exact), ``+#3`` / ``-#3`` (a win or loss by 3, exact), ``+#≥3`` (a bound)."""
+    margin = score_margin(first)
+    if margin is None:
+        return "=" if exact and first == 0 else f"{first:+d}"
+    sign = "+" if margin > 0 else "-"
+    return f"{sign}#{abs(margin)}" if exact else f"{sign}#≥{abs(margin)}"
 
 
 def _caps(setup: Setup) -> list[str]:
@@ -847,7 +903,8 @@ def prepare_analyse(data: dict[str, Any]) -> Callable[[Job], Any]:
         out = {
             "moves": rows,
             **{k: best[k] for k in ("move", "text", "value", "value_text", "exact", "bound",
-                                    "words", "short", "pv", "how", "player", "player_name")},
+                                    "words", "short", "pv", "how", "player", "player_name",
+                                    "depth_text", "bar_text")},
             "seconds": round(spent, 3),
             "budget": budget,
             "overran": overran,

@@ -414,7 +414,9 @@ def test_the_analysis_fills_the_bar_marks_the_best_move_and_lists_the_best(
     words = f"{answer['player_name'][0].upper()}{answer['player_name'][1:]} to move: "
     words += answer["words"]
     assert page.inner_text("#g-eval-words").startswith(words)
-    assert bar.get_attribute("aria-valuetext") == words
+    deep = answer["depth_text"]  # how deep it looked: "exact", "depth 3", ...
+    assert bar.get_attribute("aria-valuetext") == words + ("" if deep == "exact" else f", {deep}")
+    assert page.inner_text("#g-evalbar .evalnum") == answer["bar_text"]  # the bar's number
     assert re.fullmatch(
         r".+ \(exact\)|.+ by at least \d+|[-+]\d+ \(estimate\)|not proved in the time",
         answer["words"],
@@ -423,8 +425,11 @@ def test_the_analysis_fills_the_bar_marks_the_best_move_and_lists_the_best(
         bar_share(answer), abs=1e-3
     )
     assert page.inner_text("#g-bestline") == "Best line: " + "  ".join(answer["pv"])
-    for jargon in ("depth", "positions", "numba", "python", "solver"):  # kept in the fold
-        assert jargon not in page.inner_text("#g-analysis").split("How it was found")[0]
+    shown_words = page.inner_text("#g-analysis").split("How it was found")[0]
+    for jargon in ("positions", "numba", "python", "solver"):  # kept in the fold
+        assert jargon not in shown_words
+    if deep != "exact":  # how deep an estimate looked is said (issue 49)
+        assert f", {deep}. " in shown_words
     before = page.get_attribute("#g-board", "data-key") or ""
     page.check("#g-auto")  # from now on each position shown is analysed by itself
     page.keyboard.press("ArrowRight")
@@ -682,6 +687,10 @@ def test_review_of_connect_four(play_page: Any, server: str) -> None:
         "#r-graph g.point", "gs => gs.map(g => [Number(g.dataset.move), g.dataset.verdict])"
     )
     assert points == [[r.number, r.verdict] for r in library]
+    glyphs = {"best": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    for r in library:  # the move list marks the mistakes as chess players do
+        cell = page.locator(f"#r-table tr[data-move='{r.number}'] td").nth(2).inner_text()
+        assert cell == f"{game.format_move(r.move)}{glyphs[r.verdict]}", (cell, r.verdict)
     assert page.inner_text("#r-status").startswith("6 moves, ")
     worst = max(library, key=lambda r: (("best", "inaccuracy", "mistake", "blunder")
                                         .index(r.verdict), r.loss or 0))  # fmt: skip

@@ -36,6 +36,7 @@ const play = {
   animations: 0,        // moves shown frame by frame so far (for the tests)
   wanted: ["human", "strong"],  // the sides the person chose (kept across games)
   keyboard: false,      // the last move came from the keyboard: the focus stays on the board
+  focusMove: null,      // the move (column) played last on the board: the focus returns to it
   hint: null,           // {node, move}: a hint to mark on the board
   generation: 0,        // a new game: older answers are stale
   shown: 0,             // each step: older positions are stale
@@ -447,7 +448,20 @@ async function playOpenHash(hash, stored = null) {
   const desc = parseFragment(hash);
   if (!desc) return false;
   const tree = stored ? playTreeOf(stored) : null;
-  await playOpen(desc, tree);
+  // the saved tree only when it holds the link's line already (a reload of this page's own
+  // link): another game's link is shown on its own, not merged into it as a variation
+  await playOpen(desc, tree && treeHolds(tree, desc) ? tree : null);
+  return true;
+}
+
+// Whether `tree` (a saved game) holds the moves of link `desc` as a line from its start.
+function treeHolds(tree, desc) {
+  if (tree.game !== desc.game || (desc.start || "") !== tree.start) return false;
+  let node = tree.root;
+  for (const word of (desc.record || "").split(",").map((w) => w.trim()).filter(Boolean)) {
+    node = node.children.find((c) => String(c.text) === word);
+    if (!node) return false;
+  }
   return true;
 }
 
@@ -893,7 +907,7 @@ function playShowEval(answer) {
     state = "over";
   } else if (answer) {
     part = share(answer.value, answer.player, answer.exact);
-    words = `${playCapital(answer.player_name)} to move: ${answer.words}`;
+    words = `${playCapital(answer.player_name)} to move: ${answer.words}${answer.depth_text && answer.depth_text !== "exact" ? `, ${answer.depth_text}` : ""}`;
     state = "done";
   } else if (play.analysis && play.node && play.analysis.key === analysisKey(play.node)) {
     words = "analysing";
@@ -904,6 +918,8 @@ function playShowEval(answer) {
   bar.dataset.share = part === null ? "" : part.toFixed(3);
   bar.classList.toggle("empty", part === null);
   bar.querySelector(".evalfill").style.height = `${Math.round((part === null ? 0.5 : part) * 1000) / 10}%`;
+  const num = bar.querySelector(".evalnum");
+  if (num) num.textContent = state === "done" && answer.bar_text ? answer.bar_text : "";
   bar.setAttribute("aria-valuenow", String(Math.round((part === null ? 0.5 : part) * 100)));
   bar.setAttribute("aria-valuetext", words);
   bar.title = words;
@@ -934,7 +950,7 @@ function playShowAnalysis() {
   const key = node ? analysisKey(node) : null;
   let said = "";
   if (p && p.over) said = `Game over: ${p.result_text}`;
-  else if (p && answer) said = `${playCapital(answer.player_name)} to move: ${answer.words}. Best move: ${answer.text}.`;
+  else if (p && answer) said = `${playCapital(answer.player_name)} to move: ${answer.words}${answer.depth_text && answer.depth_text !== "exact" ? `, ${answer.depth_text}` : ""}. Best move: ${answer.text}.`;
   else if (p && (running || play.autoPending)) said = "Analysing…";
   else if (p && play.cancelled === key) said = "Analysis cancelled.";
   else if (p && play.job) said = "The analysis waits for the program.";
@@ -947,7 +963,7 @@ function playShowAnalysis() {
   table.hidden = false;
   html("caption", {}, table, `The best moves for ${answer.player_name}`);
   const head = html("tr", {}, table);
-  for (const name of ["", "move", `value for ${answer.player_name}`]) html("th", { class: "l", scope: "col" }, head, name);
+  for (const name of ["", "move", `value for ${answer.player_name}`, "line"]) html("th", { class: "l", scope: "col" }, head, name);
   answer.moves.forEach((row, k) => {
     const tr = html("tr", { "data-move": String(row.move) }, table);
     html("td", { class: "l" }, tr, `${k + 1}.`);
@@ -956,6 +972,7 @@ function playShowAnalysis() {
     button.disabled = !playPlayable();
     button.addEventListener("click", () => playMove({ move: row.move }));
     html("td", { class: "l" }, tr, row.words);
+    html("td", { class: "l line" }, tr, (row.pv || []).join(" "));
   });
   if (answer.overran && answer.overran_text) {
     $("#g-overran").hidden = false;
@@ -989,6 +1006,31 @@ function playMarkBoard() {
   }
 }
 
+// The players' colours as the game draws them, for the bar, the move list and the
+// candidates: a drawing's `data-colours` ("red yellow") on its <svg>, else the fill of its
+// pieces of class `p1` and `p2` (Connect Four's discs); the page's own otherwise.
+function playColours(root) {
+  const style = document.documentElement.style;
+  const svg = root.querySelector("svg");
+  let colours = svg && svg.getAttribute("data-colours") ? svg.getAttribute("data-colours").split(/\s+/) : null;
+  if (!colours && svg) {
+    const pieces = [".p1", ".p2"].map((c) => svg.querySelector(c));
+    if (pieces.every(Boolean)) colours = pieces.map((el) => getComputedStyle(el).fill);
+  }
+  const game = play.spec ? play.spec.name : "";
+  if (!colours && play.colours && play.colours.game === game) return;  // none drawn yet: kept
+  play.colours = colours ? { game, colours } : null;
+  for (const k of [0, 1]) {
+    if (colours && colours[k] && colours[k] !== "none") {
+      style.setProperty(`--p${k}`, colours[k]);
+      style.setProperty(`--p${k}-ink`, "#2b2a27");
+    } else {
+      style.removeProperty(`--p${k}`);
+      style.removeProperty(`--p${k}-ink`);
+    }
+  }
+}
+
 function playRenderBoard(playable) {
   const p = play.pos;
   const legal = new Map(p.legal.map((m) => [m.move, m.text]));
@@ -1007,6 +1049,7 @@ function playRenderBoard(playable) {
       svg.setAttribute("role", "group");
       svg.setAttribute("aria-label", title ? title.textContent : `${p.title} board`);
     }
+    playColours(root);
     for (const el of root.querySelectorAll("[data-move]")) {
       const move = Number(el.getAttribute("data-move"));
       if (!legal.has(move)) continue;
@@ -1016,17 +1059,26 @@ function playRenderBoard(playable) {
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute("aria-label", moveLabel(el, legal.get(move)));
-      el.addEventListener("click", () => playMove({ move }));
+      el.addEventListener("click", () => { play.focusMove = move; playMove({ move }); });
       el.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
+          play.focusMove = move;
           playMove({ move }, true);
         }
       });
     }
-    if (active !== null || play.keyboard) {  // the focus stays on the board (or comes back)
-      const again = active !== null ? root.querySelector(`.playable[data-move="${active}"]`) : null;
-      const first = again || root.querySelector(".playable");
+    if (active !== null || play.keyboard) {  // the focus stays on the column played (or comes back)
+      const want = play.focusMove !== null && play.focusMove !== undefined ? String(play.focusMove) : active;
+      const cols = [...root.querySelectorAll(".playable")];
+      // the column played if it can be played again, else the nearest one that can
+      const near = (at) => cols.reduce((best, el) => {
+        const d = Math.abs(Number(el.getAttribute("data-move")) - at);
+        return best === null || d < best.d ? { el, d } : best;
+      }, null);
+      const again = want !== null ? root.querySelector(`.playable[data-move="${want}"]`) : null;
+      const close = !again && want !== null && cols.length ? near(Number(want)).el : null;
+      const first = again || close || cols[0] || null;
       if (first) first.focus();
       play.keyboard = !first;  // not now (the program thinks): when it can be played again
     }

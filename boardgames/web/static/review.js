@@ -120,6 +120,7 @@ function reviewWeight(r) {
 }
 
 const VERDICT_RANK = { best: 0, inaccuracy: 1, mistake: 2, blunder: 3 };
+const GLYPH = { best: "", inaccuracy: "?!", mistake: "?", blunder: "??" };  // as chess players mark them
 const VERDICT_COLOUR = { best: "#2e8b57", inaccuracy: "#d4a017", mistake: "#d35400", blunder: "#c0392b" };
 const PROVED = 5e8;  // a score beyond this is a finished game's (a proved win or loss)
 
@@ -195,7 +196,8 @@ function reviewTable() {
     const tr = html("tr", { class: "click" + (review.selected === r.number ? " sel" : ""), "data-move": r.number }, table);
     html("td", {}, tr, String(r.number));
     html("td", { class: `l p${r.player}` }, tr, r.player_name);
-    html("td", { class: "l" }, tr, r.text);
+    const played = html("td", { class: `l verdict-${r.verdict}` }, tr, r.text);
+    if (GLYPH[r.verdict]) html("span", { class: "glyph", title: r.verdict }, played, GLYPH[r.verdict]);
     html("td", {}, tr, r.after_short);
     html("td", { class: "l" }, tr, r.best_text);
     html("td", {}, tr, r.loss === null ? r.change : String(r.loss));
