@@ -168,7 +168,8 @@ def games(as_json: bool) -> None:
         print_json({"games": entries})
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("game", style="cyan")
+    longest = max((len(e["name"]) for e in entries), default=4)
+    table.add_column("game", style="cyan", min_width=longest)  # a name is never cut
     table.add_column("kind")
     table.add_column("capabilities")
     table.add_column("options")

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core import warmup
+from boardgames.core.capabilities import Mark
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import check_output
 from boardgames.core.progress import Progress, interruptible, stopped_message
@@ -164,7 +165,9 @@ def _write_svg(
 ) -> None:
     """The analysed position as a picture (written whole or not at all: status 1)."""
     heading = f"Kalah {game.pits}x{game.seeds} {game.rules}: {what}"
-    write_svg(path, game.svg(state, best=best, heading=heading))
+    write_svg(
+        path, game.svg(state, marks=[Mark(tuple(best), "best")] if best else (), heading=heading)
+    )
     make_console(stderr=as_json).print(
         Text(f"Picture written to {printable(str(path))}."), highlight=False
     )
