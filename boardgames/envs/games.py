@@ -62,7 +62,7 @@ class EnvExtras:
     - ``max_margin(game) -> int``: the largest final margin; a game without it has only
       ``reward="result"``;
     - ``max_game_length(game) -> int``: a proven bound on a game's moves (OpenSpiel needs
-      one); else the game's ``max_game_length`` attribute, else
+      one); else the plugin's ``max_game_length``, else the game's attribute, else
       :data:`DEFAULT_MAX_GAME_LENGTH`;
     - ``default_reward``: ``result``, or ``margin`` for a game with ``max_margin``;
     - ``default_opponent``: the Gymnasium opponent when none is given, a player name
@@ -298,7 +298,7 @@ def setup(name: str, options: Mapping[str, Any], adapter: Sequence[str] = ()) ->
         max_margin=1 if own.max_margin is None else own.max_margin(game),
         opening=chosen["opening"],
         max_game_length=(
-            getattr(game, "max_game_length", None)
+            spec.length_bound(game)  # the plugin's bound, else the game's attribute
             if own.max_game_length is None
             else own.max_game_length(game)
         ),

@@ -251,3 +251,16 @@ def test_the_games_own_players_are_their_default_opponents(name: str, player: st
     assert extras(name).default_opponent == player
     env = gymnasium.make(f"boardgames/{title(name)}-v0").unwrapped
     assert type(env.opponent) is type(want) and env.opponent.name == want.name
+
+
+@pytest.mark.parametrize(("options", "cells"), [({}, 42), ({"width": 5, "height": 4}, 20)])
+def test_the_plugins_length_bound_reaches_the_environments(
+    options: dict[str, int], cells: int
+) -> None:
+    """Connect Four declares its bound on the plugin (one disc a cell), not on the game:
+    the environments (OpenSpiel's max_game_length) take it from there."""
+    from boardgames.core.registry import plugin
+    from boardgames.envs.games import setup
+
+    assert plugin("connect4").length_bound(plugin("connect4").make(**options)) == cells
+    assert setup("connect4", options).max_game_length == cells
