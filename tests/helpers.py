@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +122,21 @@ def check_clean_stop(run: Stopped) -> None:
     assert lines[-1].startswith("Stopped (Ctrl-C) after "), lines
     assert sum("Stopped" in line for line in lines) == 1
     assert "Interrupted." not in run.stderr  # the command said it, not the generic handler
+
+
+def solved_at_once(spec: Any, game: Any) -> bool:
+    """True when the game's exact solver (its plugin's ``solver``) values ``game``'s start
+    within 0.2 s (Nim's Bouton rule: a job or kernel over before any stop could reach it)."""
+    import time
+
+    from boardgames.core.registry import load
+    from boardgames.core.search import SearchStopped
+
+    if spec.solver is None:
+        return False
+    end = time.monotonic() + 0.2
+    try:
+        load(spec.solver)(game, game.initial_state(), stop=lambda: time.monotonic() > end)
+    except SearchStopped:
+        return False
+    return True

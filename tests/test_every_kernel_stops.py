@@ -54,7 +54,7 @@ from boardgames.core.search import SearchStopped, alphabeta_tt
 from boardgames.core.strategies import EXACT_STRATEGIES, STRATEGIES
 from boardgames.kalah.exact.solver import SearchStopped as SolverStopped
 from tests import helpers
-from tests.helpers import check_clean_stop, interrupt
+from tests.helpers import check_clean_stop, interrupt, solved_at_once
 
 STOP_AFTER = 0.3
 """Seconds a kernel runs before its stop is set."""
@@ -355,21 +355,9 @@ def web_jobs() -> list[Any]:
 
 
 def answered_at_once(name: str, options: dict[str, Any]) -> bool:
-    """True when the game's exact solver values this setup's start within 0.2 s (Nim's
-    Bouton rule: such a job ends before any Cancel could reach it)."""
-    from boardgames.core.registry import load
-    from boardgames.core.search import SearchStopped
-
+    """The game's exact solver values this setup's start at once (Nim's Bouton rule)."""
     spec = two_player()[name]
-    if spec.solver is None:
-        return False
-    game = spec.make(**options)
-    end = time.monotonic() + 0.2
-    try:
-        load(spec.solver)(game, game.initial_state(), stop=lambda: time.monotonic() > end)
-    except SearchStopped:
-        return False
-    return True
+    return solved_at_once(spec, spec.make(**options))
 
 
 @pytest.mark.parametrize(("path", "body", "stage"), web_jobs())

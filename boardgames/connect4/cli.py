@@ -98,19 +98,10 @@ numba and the solver's kernels take about 400 MiB of it once loaded."""
 
 
 def _available_memory() -> int | None:
-    """Bytes of memory available now (``MemAvailable``: the page cache counted as free),
-    else the free pages; None where the system does not say."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+    """Bytes of memory available now, None where the system does not say."""
+    from boardgames.core.memory import available_memory
+
+    return available_memory()
 
 
 def _address_space_left() -> int | None:

@@ -124,6 +124,10 @@ class _GameCache(FunctionCache):
         return (sig, codegen.magic_tuple(), (code, tag))
 
 
+GameCache = _GameCache
+"""The file cache of a jitted closure keyed by a stable tag (for other kernel modules)."""
+
+
 def _jit(func: Any, tag: str) -> Any:
     # _nrt=False: no reference counting in the kernels. They allocate nothing, but with
     # numba's runtime on, every inlined rule call bracketed the state stack with an

@@ -1,4 +1,5 @@
-"""Large arrays backed by huge pages where the system offers them.
+"""Large arrays backed by huge pages where the system offers them, and the memory
+available now (:func:`available_memory`).
 
 The solver's transposition table and the endgame tables are read at random, one cache
 miss per position searched; with 4 KiB pages most of those reads miss the TLB as well
@@ -10,6 +11,7 @@ reads markedly cheaper; elsewhere it is ``np.zeros``.
 from __future__ import annotations
 
 import mmap
+import os
 
 import numpy as np
 
@@ -36,3 +38,19 @@ def huge_zeros(shape: int | tuple[int, ...], dtype: np.dtype | type = np.int64) 
     except (OSError, ValueError):
         return np.zeros(dims, dtype=dt)
     return np.frombuffer(buf, dtype=dt, count=count).reshape(dims)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (``MemAvailable``: the page cache counted as free, as
+    it is given back on demand), else the free pages; None where the system does not say."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None

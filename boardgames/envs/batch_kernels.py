@@ -16,14 +16,12 @@ kernels' tag, as core/kernels.py does).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
-from numba.core.caching import FunctionCache
 
-from boardgames.core.kernels import NOT_OVER, OVER, GameKernels, kernel_tag
+from boardgames.core.kernels import NOT_OVER, OVER, GameCache, GameKernels, kernel_tag
 
 OK, ILLEGAL, UNKNOWN = 0, 1, 2
 NO_MOVE = -(1 << 62)
@@ -38,22 +36,11 @@ class BatchKernels(NamedTuple):
     playout: Any
 
 
-class _Cache(FunctionCache):
-    """numba's file cache keyed by the rule kernels' tag (see core/kernels._GameCache)."""
-
-    def __init__(self, py_func: Any, tag: str) -> None:
-        super().__init__(py_func)
-        self._tag = tag
-
-    def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
-        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
-        tag = hashlib.sha256((self._tag + kernel_tag(__file__)).encode()).hexdigest()
-        return (sig, codegen.magic_tuple(), (code, tag))
-
-
 def _jit(func: Any, tag: str, parallel: bool) -> Any:
     dispatcher = njit(func, parallel=parallel, nogil=True)
-    dispatcher._cache = _Cache(dispatcher.py_func, f"{tag}-{func.__name__}-{parallel}")
+    dispatcher._cache = GameCache(
+        dispatcher.py_func, f"{tag}-{func.__name__}-{parallel}-{kernel_tag(__file__)}"
+    )
     return dispatcher
 
 

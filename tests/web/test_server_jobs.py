@@ -18,6 +18,7 @@ from boardgames.core.search import SearchStopped, alphabeta, alphabeta_tt, minim
 from boardgames.core.strategies import python_id, run_strategy
 from boardgames.kalah.game import Kalah
 from boardgames.web.jobs import REASONS, Job, JobManager
+from tests.helpers import solved_at_once
 from tests.web.conftest import Client, make_client
 
 KALAH_12 = {"pits": 12, "seeds": 6}
@@ -113,7 +114,7 @@ def test_cancel_stops_a_review_of_any_game(client: Client, name: str) -> None:
     body = {"options": options, "moves": moves, "seconds": 60}
     job_id = started(client, f"/api/games/{name}/review", body)
     deadline = time.monotonic() + 60
-    instant = spec.solver is not None and answered_at_once(spec, game)
+    instant = solved_at_once(spec, game)
     while True:
         snap = client.get(f"/api/jobs/{job_id}").json()
         if snap["state"] == "done" or (instant and snap["state"] == "running"):
@@ -128,20 +129,6 @@ def test_cancel_stops_a_review_of_any_game(client: Client, name: str) -> None:
         assert time.monotonic() < deadline, snap
         time.sleep(0.05)
     cancel_within_a_second(client, job_id)
-
-
-def answered_at_once(spec: Any, game: Any) -> bool:
-    """The game's exact solver values its start within 0.2 s (Nim's Bouton rule): its
-    review is over before a Cancel could reach it."""
-    from boardgames.core.registry import load
-    from boardgames.core.search import SearchStopped
-
-    end = time.monotonic() + 0.2
-    try:
-        load(spec.solver)(game, game.initial_state(), stop=lambda: time.monotonic() > end)
-    except SearchStopped:
-        return False
-    return True
 
 
 # --- the job says why it was cancelled ------------------------------------------------------------

@@ -9,8 +9,6 @@ imported inside the functions that need it (``kalah solve --help`` stays free of
 
 from __future__ import annotations
 
-import os
-
 from boardgames.kalah.exact.index import MAX_TABLE_STONES, largest_stones, table_entries
 
 SMALL_HASH_MB = 64
@@ -63,18 +61,11 @@ def auto_stones(pits: int, total: int, empty_capture: bool = False) -> int:
 def available_memory() -> int:
     """Bytes of memory available now, the page cache counted as available (it is given
     back on demand, and a table just built or read fills it); 1 GiB assumed where the
-    system does not say."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return 2**30
+    system does not say (:func:`boardgames.core.memory.available_memory`)."""
+    from boardgames.core.memory import available_memory as known
+
+    found = known()
+    return 2**30 if found is None else found
 
 
 REVIEW_TABLE_ENTRIES = 250_000_000
