@@ -19,6 +19,7 @@ while ``cache warm kalah`` compiles in the background.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -207,6 +208,8 @@ PLAYERS = KalahPlayers()
 # --- the exact solver ------------------------------------------------------------------
 
 _SOLVERS: dict[tuple[int, str, bool], Solver] = {}
+_SOLVER_LOCK = threading.Lock()
+"""Held while one of :data:`_SOLVERS` searches."""
 
 
 def _solver_ready() -> bool:
@@ -240,22 +243,31 @@ def solve(game: Any, state: State, *, weak: bool = False, stop: Stop = None) -> 
     from boardgames.kalah.exact.solver import SearchStopped as SolverStopped
     from boardgames.kalah.exact.solver import Solver
 
-    key = (game.pits, game.rules, game.empty_capture)
-    if key not in _SOLVERS:
-        _SOLVERS[key] = Solver(game.pits, game.rules, hash_mb=64, empty_capture=game.empty_capture)
-    solver = _SOLVERS[key]
-    asked = stop or (lambda: False)
-
-    def tick() -> None:
-        if asked():
-            raise SearchStopped("stopped")
-
+    # One search at a time on this process's solvers: their buffers and table are shared
+    # (two threads in one Solver crash). Busy: decline at once, the caller searches.
+    if not _SOLVER_LOCK.acquire(blocking=False):
+        raise SearchStopped("the exact solver is busy with another position")
     try:
-        result = run_in_thread(
-            lambda: solver.solve(state), stop=solver.interrupt, tick=tick, every=0.02
-        )
-    except SolverStopped:
-        raise SearchStopped("stopped") from None
+        key = (game.pits, game.rules, game.empty_capture)
+        if key not in _SOLVERS:
+            _SOLVERS[key] = Solver(
+                game.pits, game.rules, hash_mb=64, empty_capture=game.empty_capture
+            )
+        solver = _SOLVERS[key]
+        asked = stop or (lambda: False)
+
+        def tick() -> None:
+            if asked():
+                raise SearchStopped("stopped")
+
+        try:
+            result = run_in_thread(
+                lambda: solver.solve(state), stop=solver.interrupt, tick=tick, every=0.02
+            )
+        except SolverStopped:
+            raise SearchStopped("stopped") from None
+    finally:
+        _SOLVER_LOCK.release()
     pits = list(result.best)
     score = terminal_score(result.value, 0)
     return SearchResult(
