@@ -41,7 +41,7 @@ PERFECT_SECONDS = 10.0
 """The time a move of the ``strong`` and ``perfect`` levels (as the generic levels)."""
 
 
-def _kernels_ready(game: Kalah, config: EngineConfig) -> bool:
+def kernels_ready(game: Kalah, config: EngineConfig) -> bool:
     """The program's kernels are compiled, or no background compile will come (then the
     engine compiles them here); else a background compile is started and False."""
     from boardgames.core import warmup
@@ -83,7 +83,7 @@ class KalahProgram:
         )
 
         t0 = time.perf_counter()
-        if _kernels_ready(game, self.config):
+        if kernels_ready(game, self.config):
             engine = engine_for(game, self.config)
             pits, r = _stoppable(engine, stop, lambda: program_compound(game, state, self.config))
             engine_name = "numba"

@@ -133,3 +133,48 @@ def test_ctrl_c_shows_the_games_finished_so_far(monkeypatch) -> None:
     assert result.exit_code == 130
     assert re.search(r"Stopped \(Ctrl-C\) after [0-9.]+ s: 2 of 6 games done\.", result.output)
     assert "2 games in" in result.output and "Aborted" not in result.output
+
+
+def test_a_first_run_plays_by_the_reference_while_the_engine_compiles(monkeypatch) -> None:
+    """No compiled engine yet: every move of an alpha-beta player comes from the
+    pure-Python reference at the player's depth, the game still ends by the rules, and the
+    record and the CLI say how many moves the reference played."""
+    from boardgames.kalah.cli import match as match_cli
+
+    monkeypatch.setattr(match_module, "engine_ready", lambda game, config: False)
+    monkeypatch.setattr(match_cli, "engine_ready", lambda game, config: False)
+    game = Kalah(4, 3, "classic")
+    record = play_game(MatchTask(0, 4, 3, "classic", "depth=3", "depth=1,eval=store", 2, 5))
+    assert record.reference_moves == record.moves > 0
+    assert record.a_depths.count(3) == len(record.a_depths)  # the reference's own depth
+    assert abs(record.margin) <= game.pits * game.seeds * 2
+    result = CliRunner().invoke(
+        cli,
+        ["kalah", "match", "--a", "depth=2", "--b", "time=0.05", "--pits", "3", "--seeds",
+         "2", "--games", "2", "--jobs", "1", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["reference_moves"] == sum(r["moves"] for r in data["results"]) > 0
+    assert "pure-Python reference" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "has_one"),
+    [
+        ("depth=4", True),
+        ("time=0.2,eval=store", True),
+        ("classic", True),
+        ("strategy=mcts,playouts=50", False),
+        ("depth=3,nodes=1000", False),
+        ("depth=3,unit=sowing", False),
+    ],
+)
+def test_only_a_search_the_reference_can_play_has_a_stand_in(spec: str, has_one: bool) -> None:
+    assert match_module.has_reference(parse_spec(spec)) is has_one
+
+
+def test_a_ready_engine_plays_every_move(monkeypatch) -> None:
+    monkeypatch.setattr(match_module, "engine_ready", lambda game, config: True)
+    record = play_game(MatchTask(1, 3, 2, "classic", "depth=2", "depth=1", 0, 1))
+    assert record.reference_moves == 0 and record.moves > 0

@@ -27,6 +27,9 @@ from boardgames.kalah.play.match import (
     GameRecord,
     MatchTask,
     describe_spec,
+    engine_ready,
+    has_reference,
+    parse_spec,
     play_task,
     summarise,
 )
@@ -82,6 +85,28 @@ def _run_all(
     except Stopped as e:
         stopped = e
     return sorted(records.values(), key=lambda r: r.index), stopped
+
+
+def _announce_compile(game: Kalah, specs: tuple[str, str], err: Console) -> None:
+    """On a first run (the engine's kernels not compiled on this machine) start their
+    compile in the background and say what plays meanwhile: the pure-Python reference for
+    a player that has one, else the engine once compiled in each worker."""
+    configs = [parse_spec(spec) for spec in specs]
+    if all(engine_ready(game, c) for c in configs):
+        return
+    if all(has_reference(c) for c in configs):
+        err.print(
+            "The compiled engine is not ready on this machine yet (a first run): it compiles "
+            "in the background while the pure-Python reference search plays at the same "
+            "settings.",
+            highlight=False,
+        )
+    else:
+        err.print(
+            "Compiling the engine (a first run on this machine: about a minute; "
+            "`boardgames cache warm kalah` does it ahead).",
+            highlight=False,
+        )
 
 
 @click.command("match", epilog=presets_help())
@@ -156,6 +181,7 @@ def match(
         "rules": rules, "random_opening": opening_plies, "seed": seed,
     }  # fmt: skip
     err = make_console(stderr=True)
+    _announce_compile(Kalah(pits, seeds, rules), (spec_a, spec_b), err)
     t0 = time.perf_counter()
     with Runner(cluster, err) as runner:
         where = runner.as_dict()
@@ -179,6 +205,7 @@ def match(
                 "a_max_seconds_per_move": max(a_times, default=0.0),
                 "b_max_seconds_per_move": max(b_times, default=0.0),
                 "seconds": elapsed,
+                "reference_moves": sum(r.reference_moves for r in records),
                 **where,
                 "results": [
                     {"game": r.index + 1, "a_side": r.a_side, "margin": r.margin,
@@ -213,5 +240,14 @@ def match(
     out.print(table)
     ran_on = "in this process" if cluster is None else f"on {_workers(where)} ({cluster})"
     out.print(f"{games} game{'s' if games != 1 else ''} in {elapsed:.1f} s {ran_on}.")
+    by_reference = sum(r.reference_moves for r in records)
+    if by_reference:
+        moves = sum(r.moves for r in records)
+        out.print(
+            f"{by_reference} of {moves} moves were played by the pure-Python reference search "
+            "at the same settings while the compiled engine compiled (a first run on this "
+            "machine); the next match uses the engine.",
+            highlight=False,
+        )
     if stopped is not None:
         raise SystemExit(130)

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import asdict, dataclass, field
 
-from boardgames.core.protocol import GameError, quote
+from boardgames.core.protocol import GameError, State, quote
 from boardgames.kalah.game import Kalah
-from boardgames.kalah.play.engine import PRESETS, EngineConfig, KalahEngine
-from boardgames.kalah.play.program import proof_table
+from boardgames.kalah.play.engine import MCTS, PRESETS, EngineConfig, KalahEngine
+from boardgames.kalah.play.program import choose_compound, proof_table, reference_within
 
 SPEC_KEYS = (
     "depth", "time", "nodes", "eval", "strategy", "unit", "tt", "prove", "playouts", "c", "policy",
@@ -112,6 +113,9 @@ class GameRecord:
     b_seconds: list[float] = field(default_factory=list)
     a_depths: list[int] = field(default_factory=list)
     b_depths: list[int] = field(default_factory=list)
+    reference_moves: int = 0
+    """Moves played by the pure-Python reference search while the compiled engine was
+    compiling in the background (a first run on this machine)."""
 
 
 @dataclass(frozen=True)
@@ -155,14 +159,39 @@ def _engine(game: Kalah, spec: str) -> KalahEngine:
     return _ENGINES[key]
 
 
+def has_reference(config: EngineConfig) -> bool:
+    """The pure-Python reference plays ``config``'s search while the engine compiles: a
+    full-width alpha-beta by compound moves to its depth (or within its time); a node
+    budget, Monte Carlo tree search or depth in sowings have no such stand-in."""
+    return config.strategy != MCTS and config.nodes is None and config.unit == "compound"
+
+
+def _reference_move(game: Kalah, state: State, config: EngineConfig) -> tuple[tuple[int, ...], int]:
+    """The reference's compound move and the depth it searched: to ``config``'s depth
+    exactly when it sets one (the engine's minimax value at that depth; among equal moves
+    perhaps another), else within its time."""
+    if config.depth is not None:
+        pits, _ = choose_compound(game, state, config.depth, evaluation=config.evaluation)
+        return pits, config.depth
+    pits, result = reference_within(game, state, config)
+    return pits, result.depth
+
+
+def engine_ready(game: Kalah, config: EngineConfig) -> bool:
+    """The engine's kernels are compiled (else a background compile is under way or
+    started): see :func:`boardgames.kalah.players.kernels_ready`."""
+    from boardgames.kalah.players import kernels_ready
+
+    return kernels_ready(game, config)
+
+
 def play_game(task: MatchTask) -> GameRecord:
     """Play one game of the match (in whatever process runs it)."""
     game = Kalah(task.pits, task.seeds, task.rules)
     pair = task.index // 2
     a_is_first = task.index % 2 == 0
-    engines = {0: _engine(game, task.spec_a), 1: _engine(game, task.spec_b)}
-    if not a_is_first:
-        engines = {0: engines[1], 1: engines[0]}
+    specs = {0: task.spec_a, 1: task.spec_b} if a_is_first else {0: task.spec_b, 1: task.spec_a}
+    configs = {side: parse_spec(spec) for side, spec in specs.items()}
     opened = opening(game, task.opening_plies, task.seed * 1_000_003 + pair)
     state = game.initial_state()
     for move in opened:
@@ -170,11 +199,19 @@ def play_game(task: MatchTask) -> GameRecord:
     record = GameRecord(task.index, "A" if a_is_first else "B", 0, opened, 0)
     while game.outcome(state) is None:
         side = game.to_move(state)
-        answer = engines[side].best_move(state)
-        state = game.play_compound(state, answer.move)
+        config = configs[side]
+        if has_reference(config) and not engine_ready(game, config):
+            t0 = time.perf_counter()
+            pits, depth = _reference_move(game, state, config)
+            seconds = time.perf_counter() - t0
+            record.reference_moves += 1
+        else:
+            answer = _engine(game, specs[side]).best_move(state)
+            pits, seconds, depth = answer.move, answer.seconds, answer.depth
+        state = game.play_compound(state, pits)
         is_a = (side == 0) == a_is_first
-        (record.a_seconds if is_a else record.b_seconds).append(answer.seconds)
-        (record.a_depths if is_a else record.b_depths).append(answer.depth)
+        (record.a_seconds if is_a else record.b_seconds).append(seconds)
+        (record.a_depths if is_a else record.b_depths).append(depth)
         record.moves += 1
     margin_to_move = game.outcome(state)
     assert margin_to_move is not None
