@@ -204,3 +204,58 @@ def test_move_13_of_the_strange_game_is_a_mistake_whatever_the_cache(folder: Pat
     again = json.loads(review(*args).stdout)
     assert again["endgame"] == {"stones": 20, "source": "cut from the cached 21-stone table"}
     assert again["moves"] == first["moves"]
+
+
+# --- a first run: the pure-Python solver while the fast one compiles ---------------------
+
+
+def _first_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """This machine as on a first run: nothing compiled, a background compile started."""
+    from boardgames.core import warmup
+
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: calls.append(group) or True)
+    monkeypatch.setattr(warmup, "stop_background", lambda *a, **k: calls.append("stopped"))
+    return calls
+
+
+def test_a_first_run_reviews_a_small_board_in_pure_python_with_the_same_verdicts(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = weak_game(tmp_path)
+    fast = rows_of(review(str(path), "--json"))  # the fast solver (compiled in tests)
+    calls = _first_run(monkeypatch)
+    result = review(str(path), "--json")
+    first = rows_of(result)
+    assert calls == ["kalah"]
+    assert json.loads(result.stdout)["endgame"] == {"stones": 0, "source": "first run"}
+    keys = ("move", "player", "played", "before", "after", "loss", "verdict", "exact")
+    assert [{k: r[k] for k in keys} for r in first] == [{k: r[k] for k in keys} for r in fast]
+    # a best move is legal and keeps the value (another than the fast solver's, maybe)
+    record = read_record(path)
+    steps, _ = replay(record)
+    game, state = record.game, record.game.initial_state()
+    for row, step in zip(first, steps, strict=True):
+        best = game.play_compound(state, tuple(row["best"]))
+        value = exhaustive(game, best)
+        assert (value if game.to_move(best) == game.to_move(state) else -value) == row["before"]
+        state = step.state
+    # the plain-text review says why no table was used
+    text = review(str(path)).output
+    assert "a first run: the pure-Python solver valued every move" in text
+
+
+def test_a_first_run_past_the_pure_python_budget_compiles_the_fast_solver(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardgames.kalah.analysis import review as review_module
+
+    path = weak_game(tmp_path)
+    fast = rows_of(review(str(path), "--json"))
+    calls = _first_run(monkeypatch)
+    budget = {"depth": 8, "node_budget": 50}
+    monkeypatch.setattr(review_module.QuickReviewer.__init__, "__kwdefaults__", budget)
+    result = review(str(path), "--json")
+    assert calls == ["kalah", "stopped"] and "compiled now" in result.stderr
+    assert rows_of(result) == fast

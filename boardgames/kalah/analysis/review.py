@@ -119,3 +119,55 @@ def _stones(score: int) -> int:
     """A search score in stones: the margin of a proven result, else the store lead."""
     margin = score_margin(score)
     return margin if margin is not None else score
+
+
+QUICK_REVIEW_NODES = 2_000_000
+"""Positions the pure-Python solver may examine for a whole review on a first run (about
+ten seconds) before the fast solver is compiled instead."""
+
+
+class QuickReviewer(Reviewer):
+    """A first run's review of a small board: every move valued exactly by the pure-Python
+    solver (:class:`~boardgames.kalah.exact.quick.QuickSolver`, nothing to compile), one
+    table of positions shared by the whole game. Past ``node_budget`` positions in all,
+    :class:`~boardgames.kalah.exact.quick.NodeLimit`: the caller reviews with the fast
+    solver instead. Exact values are the same whichever solver finds them, so the
+    verdicts are those of :class:`Reviewer` where it values every move exactly."""
+
+    def __init__(self, game: Kalah, *, depth: int = 8, node_budget: int = QUICK_REVIEW_NODES):
+        from boardgames.kalah.exact.quick import QuickSolver
+
+        self.game = game
+        self.depth = depth
+        self.exact_nodes = node_budget
+        self.quick = QuickSolver(game.pits, game.rules, game.empty_capture)
+        self.left = node_budget
+        self._stopped = False
+
+    def _solve(self, state: State) -> tuple[int, list[int]]:
+        """The exact margin for the side to move and a best compound move."""
+        from boardgames.kalah.exact.quick import NodeLimit
+
+        if self._stopped:
+            raise SearchStopped("the review was stopped")
+        outcome = self.game.outcome(state)
+        if outcome is not None:
+            return int(outcome), []
+        board = [int(x) for x in state[: 2 * self.game.pits + 2]]
+        mover = self.game.to_move(state)
+        if self.left <= 0:
+            raise NodeLimit("the review's positions are used up")
+        result = self.quick.solve(board, mover, self.left)
+        self.left -= result.nodes
+        return result.value, self.quick.best_line(board, mover, result.value)
+
+    def _exact(self, state: State, pits: tuple[int, ...]) -> tuple[int, int, list[int]]:
+        before, best = self._solve(state)
+        after = self.game.play_compound(state, pits)
+        value_after, _ = self._solve(after)
+        same = self.game.to_move(after) == self.game.to_move(state)
+        return before, value_after if same else -value_after, best
+
+    def stop(self) -> None:
+        """Stop before the next position (one position's search is short: the budget)."""
+        self._stopped = True

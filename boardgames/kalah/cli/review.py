@@ -20,9 +20,10 @@ from boardgames.core.tables import Col, FitTable
 from boardgames.core.text import printable
 from boardgames.kalah.cli.options import load_record
 from boardgames.kalah.cli.tables import review_table, table_stones
-from boardgames.kalah.exact.index import table_entries
+from boardgames.kalah.exact.index import pit_stones, table_entries
 from boardgames.kalah.exact.sizing import (
     REVIEW_TABLE_ENTRIES,
+    estimate_positions,
     largest_stones_for_review,
     quick_stones,
     review_stones,
@@ -31,7 +32,8 @@ from boardgames.kalah.exact.sizing import (
 if TYPE_CHECKING:  # numba loads only where a review runs
     from boardgames.core.protocol import State
     from boardgames.kalah.analysis.review import Reviewer
-    from boardgames.kalah.record import ReplayStep
+    from boardgames.kalah.game import Kalah
+    from boardgames.kalah.record import Record, ReplayStep
 
 
 @click.command()
@@ -98,7 +100,9 @@ def review(
     minutes with a progress bar, then cached; a cached bigger table is cut down to it).
     The last line says which table was used and how many moves stayed depth-limited.
     --quick builds nothing and uses whatever the cache holds. --plot draws the values as
-    an evaluation graph (SVG).
+    an evaluation graph (SVG). On a first run (the fast solver not compiled on this
+    machine yet) a small board is reviewed by the pure-Python solver, every move exact,
+    while the fast one compiles in the background.
     """
     from boardgames.kalah.analysis.review import PLURALS, VERDICTS, Reviewer
 
@@ -116,7 +120,18 @@ def review(
     console = make_console(stderr=as_json)
     pits, total, ec = game.pits, game.total_stones, game.empty_capture
     why = ""
-    if game.rules != "classic":
+    rows = (
+        _first_run_rows(game, record, steps, depth)
+        if _first_run(game, quick, endgame_spec, exact_nodes)
+        else None
+    )
+    if rows is not None:
+        stones, source = 0, "first run"
+        why = (
+            " (a first run: the pure-Python solver valued every move while the fast one "
+            "compiles in the background)"
+        )
+    elif game.rules != "classic":
         if endgame_spec not in ("auto", "0"):
             raise click.UsageError("endgame tables exist for the classic rules only (--endgame 0)")
         stones, why = 0, " (classic rules only)"
@@ -132,9 +147,10 @@ def review(
             why = f" (the {wanted}-stone table does not fit in the free memory)"
     else:
         stones = table_stones(endgame_spec, pits, total, game.rules, ec)
-    table, source = review_table(console, pits, stones, as_json, ec)
-    reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
-    rows = _review_with_progress(reviewer, game.initial_state(record.first), steps)
+    if rows is None:
+        table, source = review_table(console, pits, stones, as_json, ec)
+        reviewer = Reviewer(game, table, depth=depth, exact_nodes=exact_nodes)
+        rows = _review_with_progress(reviewer, game.initial_state(record.first), steps)
     exact = sum(1 for r in rows if r["exact"])
     tables = _tables_text(pits, stones, source) + why
     if plot_path is not None:
@@ -264,6 +280,46 @@ def _review_table(rows: list[dict], file: Path) -> FitTable:
 
 def _fmt(value: int, exact: bool) -> str:
     return f"{value:+d}" if exact else describe_score(value)
+
+
+def _first_run(game: Kalah, quick: bool, endgame_spec: str, exact_nodes: int) -> bool:
+    """A first run on this machine (the fast solver not compiled), a board small enough
+    for the pure-Python solver, and a review that values moves exactly with the default
+    tables: the fast solver's compile is started in the background (True), the review
+    then tries :class:`~boardgames.kalah.analysis.review.QuickReviewer`."""
+    from boardgames.core import warmup
+    from boardgames.kalah.cli.solve import QUICK_ESTIMATE
+
+    if quick or endgame_spec != "auto" or exact_nodes == 0 or warmup.is_ready("kalah"):
+        return False
+    state = game.initial_state()
+    if estimate_positions(game.pits, pit_stones(state, game.pits), 0) > QUICK_ESTIMATE:
+        return False
+    return warmup.warm_in_background("kalah")
+
+
+def _first_run_rows(
+    game: Kalah, record: Record, steps: list[ReplayStep], depth: int
+) -> list[dict] | None:
+    """Every move's row from the pure-Python solver, or None when the game needs more
+    positions than it may examine (the fast solver is then compiled here, the background
+    compile stopped: this process does that work)."""
+    from boardgames.core import warmup
+    from boardgames.kalah.analysis.review import QuickReviewer
+    from boardgames.kalah.exact.quick import NodeLimit
+
+    try:
+        return _review_with_progress(
+            QuickReviewer(game, depth=depth), game.initial_state(record.first), steps
+        )
+    except NodeLimit:
+        warmup.stop_background()
+        make_console(stderr=True).print(
+            "(too many positions for the pure-Python solver: the fast solver is compiled "
+            "now, once per machine)",
+            highlight=False,
+        )
+        return None
 
 
 def _review_with_progress(reviewer: Reviewer, start: State, steps: list[ReplayStep]) -> list[dict]:

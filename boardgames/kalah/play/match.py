@@ -174,7 +174,7 @@ def _reference_move(game: Kalah, state: State, config: EngineConfig) -> tuple[tu
         pits, _ = choose_compound(game, state, config.depth, evaluation=config.evaluation)
         return pits, config.depth
     pits, result = reference_within(game, state, config)
-    return pits, result.depth
+    return pits, result.depth or 0
 
 
 def engine_ready(game: Kalah, config: EngineConfig) -> bool:
