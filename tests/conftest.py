@@ -60,3 +60,14 @@ def user_caches() -> UserCaches:
     """Where the user's caches are (tests/test_session_cache.py checks that tests keep out
     of the tables' one)."""
     return USER_CACHES
+
+
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``BOARDGAMES_COMPILE_REPORT=FILE``: where the suite's time goes to numba
+    (tests/compile_report.py)."""
+    if os.environ.get("BOARDGAMES_COMPILE_REPORT"):
+        from tests import compile_report
+
+        config.pluginmanager.register(compile_report, "compile_report")

@@ -422,104 +422,23 @@ def build_engine(k: GameKernels) -> Engine:
             cf = (flags | CHECK) if code == OVER else (flags & ~CHECK)
             cd = depth - 1 if (not again or (flags & AGAIN_IS_PLY) != 0) else depth
             a = max(alpha, best)
+            # one call site for the first search of a child and one for the re-search
+            # (numba's compile time grows with every recursive call site)
+            scout = pvs and i > 0
             if again:
-                if pvs and i > 0:
-                    t = search_(
-                        states,
-                        moves,
-                        params,
-                        pv,
-                        stats,
-                        tt,
-                        zob,
-                        heur,
-                        ply + 1,
-                        cd,
-                        a,
-                        a + 1,
-                        cf,
-                    )
-                    if a < t < beta:
-                        t = search_(
-                            states,
-                            moves,
-                            params,
-                            pv,
-                            stats,
-                            tt,
-                            zob,
-                            heur,
-                            ply + 1,
-                            cd,
-                            a,
-                            beta,
-                            cf,
-                        )
-                else:
-                    t = search_(
-                        states,
-                        moves,
-                        params,
-                        pv,
-                        stats,
-                        tt,
-                        zob,
-                        heur,
-                        ply + 1,
-                        cd,
-                        a,
-                        beta,
-                        cf,
-                    )
+                lo, hi = a, (a + 1 if scout else beta)
             else:
-                if pvs and i > 0:
-                    t = -search_(
-                        states,
-                        moves,
-                        params,
-                        pv,
-                        stats,
-                        tt,
-                        zob,
-                        heur,
-                        ply + 1,
-                        cd,
-                        -a - 1,
-                        -a,
-                        cf,
-                    )
-                    if a < t < beta:
-                        t = -search_(
-                            states,
-                            moves,
-                            params,
-                            pv,
-                            stats,
-                            tt,
-                            zob,
-                            heur,
-                            ply + 1,
-                            cd,
-                            -beta,
-                            -a,
-                            cf,
-                        )
-                else:
-                    t = -search_(
-                        states,
-                        moves,
-                        params,
-                        pv,
-                        stats,
-                        tt,
-                        zob,
-                        heur,
-                        ply + 1,
-                        cd,
-                        -beta,
-                        -a,
-                        cf,
-                    )
+                lo, hi = (-a - 1 if scout else -beta), -a
+            t = search_(states, moves, params, pv, stats, tt, zob, heur, ply + 1, cd, lo, hi, cf)
+            if not again:
+                t = -t
+            if scout and a < t < beta:
+                lo, hi = (a, beta) if again else (-beta, -a)
+                t = search_(
+                    states, moves, params, pv, stats, tt, zob, heur, ply + 1, cd, lo, hi, cf
+                )
+                if not again:
+                    t = -t
             if stats[1] != 0:
                 return 0
             if t > best:
