@@ -52,7 +52,7 @@ from boardgames.core.capabilities import (
     parse_position,
 )
 from boardgames.core.protocol import HEURISTIC_LIMIT, GameError, score_margin
-from boardgames.core.registry import UnknownGame, plugin_of, two_player
+from boardgames.core.registry import GamePlugin, UnknownGame, plugin_of, two_player
 from boardgames.core.search import SearchStopped, alphabeta, alphabeta_tt
 
 __all__ = ["LAWS", "ConformanceError", "check_game", "check_picture", "rule_setups"]
@@ -72,7 +72,7 @@ def _offers(game: object, capability: type) -> bool:
     return isinstance(game, capability)
 
 
-def _plugin(game: Any) -> Any:
+def _plugin(game: Any) -> GamePlugin | None:
     try:
         return plugin_of(game)
     except UnknownGame:
@@ -276,9 +276,9 @@ def law_solver(game: Any, seed: int = 40) -> None:
     """The solver's value is a search to the end's; its move keeps that value. Run it on
     a small board: the plain search goes to the end of the game."""
     spec_of = _plugin(game)
-    if spec_of is None or spec_of.solver is None:
+    solve = None if spec_of is None else spec_of.exact_solver()
+    if solve is None:
         return
-    solve = spec_of.hook("solver")
     late: list[Any] = []
     for i in range(6):
         line = [s for s, _ in random_games(game, seed + i, 1)]
@@ -334,13 +334,13 @@ def law_length(game: Any, seed: int = 8) -> None:
         _ok(plies <= bound, f"a random game ran past max_game_length {bound}")
 
 
-def max_game_length(spec: Any, game: Any) -> int | None:
+def max_game_length(spec: GamePlugin, game: Any) -> int | None:
     """The game's declared bound: the plugin's, the game's attribute, or the
     environments' hook; None when none is declared."""
-    bound: int | None = spec.length_bound(game)
-    if bound is None and spec.envs is not None:
-        hook = getattr(spec.hook("envs"), "max_game_length", None)
-        bound = None if hook is None else int(hook(game))
+    bound = spec.length_bound(game)
+    extras = spec.env_extras() if bound is None else None
+    if extras is not None and extras.max_game_length is not None:
+        bound = int(extras.max_game_length(game))
     return bound
 
 

@@ -62,8 +62,6 @@ def user_caches() -> UserCaches:
     return USER_CACHES
 
 
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """``BOARDGAMES_COMPILE_REPORT=FILE``: where the suite's time goes to numba
     (tests/compile_report.py)."""

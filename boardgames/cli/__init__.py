@@ -399,7 +399,7 @@ class LazyGroup(click.Group):
                 from boardgames.core.registry import PluginError, plugin
 
                 try:
-                    command = plugin(cmd_name).load(path, "cli")
+                    command = plugin(cmd_name).command()
                 except PluginError as e:
                     raise click.ClickException(str(e)) from None
         else:

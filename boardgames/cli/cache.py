@@ -32,7 +32,6 @@ from boardgames.core.console import EndOfInput, confirm, make_console, print_jso
 from boardgames.core.progress import Progress, format_bytes, interruptible
 from boardgames.core.tables import Col, FitTable
 from boardgames.core.text import printable
-from boardgames.core.warmup import GENERIC_STEP
 from boardgames.core.warmup import warm_steps as warmup_steps
 
 TABLE_HELP = (
@@ -54,7 +53,7 @@ def _cache_files() -> list[CacheFiles]:
     found = []
     for p in plugins().values():
         try:
-            files = p.hook("cache")
+            files = p.cache_files()
         except PluginError as e:
             click.echo(f"Warning: {e}", err=True)
             continue
@@ -592,15 +591,15 @@ the loading code the commands use (no kernel code of its own)."""
 
 
 def _warm_step(target: str, group: str) -> None:
-    """Run one step, ``"module:function"`` (the generic step takes the game's name)."""
-    import importlib
+    """Run one step of ``group`` (a game), ``"module:function"``, as its plugin says
+    (:meth:`boardgames.core.registry.GamePlugin.warm_steps`)."""
+    from boardgames.core.registry import plugin
 
-    module, _, name = target.partition(":")
-    function = getattr(importlib.import_module(module), name)
-    if target == GENERIC_STEP[1]:
-        function(group)
-    else:
-        function()
+    for step in plugin(group).warm_steps():
+        if step.target == target:
+            step.run()
+            return
+    raise click.ClickException(f"{group} has no warm step {target}")
 
 
 class _CompileCounter:

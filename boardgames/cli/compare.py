@@ -13,7 +13,7 @@ import click
 from boardgames.cli import harden_numbers
 from boardgames.cli.games import GameGroup, make_game
 from boardgames.cli.options import json_option
-from boardgames.core.registry import GamePlugin, load
+from boardgames.core.registry import GamePlugin
 
 
 def generic_compare(spec: GamePlugin) -> click.Command:
@@ -114,8 +114,8 @@ def generic_compare(spec: GamePlugin) -> click.Command:
 
 def compare_feature(spec: GamePlugin) -> click.Command:
     """The game's own compare command if its plugin names one, else the generic one."""
-    if spec.compare:
-        own: click.Command = load(spec.compare)
+    own = spec.compare_command()
+    if own is not None:
         own.name = spec.name
         return own
     return generic_compare(spec)

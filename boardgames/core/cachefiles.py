@@ -5,10 +5,12 @@ A game that keeps files in the cache folder (:func:`boardgames.cache_dir`) names
 plugin's ``cache`` field, an object of the :class:`CacheFiles` protocol: it finds its
 files (:class:`CacheEntry`, finished files and the temporary files of saves), says which
 ones a ``--table NAME`` means, and checks or stamps a file's checksums. The ``cache``
-commands loop over the games that have one (:func:`cache_files`) and do the rest (the
-tables on screen, the JSON, removing files, the totals) the same way for every game.
+commands loop over the games that have one (``GamePlugin.cache_files()``) and do the
+rest (the tables on screen, the JSON, removing files, the totals) the same way for every
+game.
 
-This module imports neither numpy nor any game.
+This module imports neither numpy, the registry nor any game (the registry names its
+types).
 """
 
 from __future__ import annotations
@@ -125,11 +127,3 @@ def last_used(stat: os.stat_result) -> float:
     """When a file was last used: its access time, or its modification time if later
     (most systems update the access time once a day at most)."""
     return max(stat.st_atime, stat.st_mtime)
-
-
-def cache_files() -> dict[str, CacheFiles]:
-    """Each installed game that keeps files in the cache folder (its plugin's ``cache``),
-    by name: the object its plugin names, loaded now."""
-    from boardgames.core.registry import load, plugins
-
-    return {name: load(p.cache) for name, p in plugins().items() if p.cache is not None}

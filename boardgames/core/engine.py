@@ -21,19 +21,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from boardgames.core.protocol import (
-    Game,
-    GameError,
-    SearchResult,
-    State,
-    describe_score,
-    is_terminal_score,
-    short_score,
-)
-from boardgames.core.registry import capability, plugin_of
+from boardgames.core.hooks import Answer as Answer
+from boardgames.core.protocol import Game, GameError, SearchResult, State
+from boardgames.core.registry import plugin_of
 from boardgames.core.search import SearchStopped, alphabeta_tt
 
 T = TypeVar("T")
@@ -64,71 +56,6 @@ small games and endgames); the rest goes to iterative deepening."""
 
 class Cancelled(Exception):
     """The caller's ``stop`` said to stop before any answer was found."""
-
-
-@dataclass
-class Answer:
-    """What the program found: a move (None when the game is over), the value for the
-    player to move, whether it is exact, and how it was found."""
-
-    move: int | None
-    value: int
-    exact: bool
-    depth: int | None
-    """Plies searched; None: to the end of the game (or a solver's value)."""
-    nodes: int
-    seconds: float
-    engine: str
-    """``solver``, ``numba`` or ``python``."""
-    pv: list[int] = field(default_factory=list)
-    overran: bool = False
-    """True when the answer took longer than the time it was given (a search that cannot
-    be cut before its first depth)."""
-    turn: tuple[int, ...] = ()
-    """The whole turn when the same side moves again (Kalah's compound move), else empty:
-    :meth:`moves`."""
-    note: str = ""
-    """How the answer was found in the game's own words (``endgame tables``), if any."""
-    words: str = ""
-    """The value in the game's own unit (Kalah's Tseitin evaluation in stones), if any."""
-
-    def moves(self) -> tuple[int, ...]:
-        """The moves to play now: the whole turn, or just :attr:`move`."""
-        if self.turn:
-            return self.turn
-        return () if self.move is None else (self.move,)
-
-    def value_text(self) -> str:
-        """``win by 3`` (exact), ``win by at least 2`` (a bound), ``+14`` (heuristic)."""
-        return self.words or describe_score(self.value, self.exact)
-
-    def short(self) -> str:
-        return short_score(self.value, self.exact)
-
-    def how(self) -> str:
-        """How the answer was found, in a few words."""
-        if self.note:
-            return self.note
-        if self.engine == "solver":
-            return "exact solver"
-        where = "to the end" if self.depth is None else f"depth {self.depth}"
-        return f"{self.engine} search, {where}, {self.nodes:,} positions"
-
-    def as_json(self, game: Game) -> dict[str, Any]:
-        return {
-            "move": None if self.move is None else game.format_move(self.move),
-            "value": self.value,
-            "value_text": self.value_text(),
-            "exact": self.exact,
-            "bound": None
-            if self.exact or not is_terminal_score(self.value)
-            else ("lower" if self.value > 0 else "upper"),
-            "depth": self.depth,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
-            "engine": self.engine,
-            "pv": [game.format_move(m) for m in self.pv],
-        }
 
 
 def _never() -> bool:
@@ -212,7 +139,7 @@ _LET_GO_LOCK = threading.Lock()
 def _try_solver(game: Game, state: State, stop: Callable[[], bool]) -> SearchResult | None:
     """The game's solver's exact answer, or None: no solver, stopped, or let go
     :data:`SOLVER_LET_GO` seconds after ``stop`` fired (or Ctrl-C, raised here)."""
-    solve = capability(game, "solver")
+    solve = plugin_of(game).exact_solver()
     if solve is None:
         return None
     name = plugin_of(game).name

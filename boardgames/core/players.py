@@ -24,48 +24,15 @@ This module imports no game and no numba.
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from boardgames.core.engine import LEVELS, Answer, think
+from boardgames.core.hooks import GamePlayers as GamePlayers
+from boardgames.core.hooks import Player as Player
+from boardgames.core.hooks import Stop as Stop
 from boardgames.core.protocol import Game, GameError, State, quote
-from boardgames.core.registry import load, plugin_of
-
-Stop = Callable[[], bool] | None
-
-
-@runtime_checkable
-class Player(Protocol):
-    """A move chooser: its name (what a user types), one line on what it is, and
-    :meth:`choose`."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def description(self) -> str: ...
-
-    def choose(self, game: Any, state: State, *, stop: Stop = None) -> Answer:
-        """The move for the side to move in ``state`` (``Answer.turn``: the whole turn
-        when the same side moves again), its value and how it was found. ``stop`` (Ctrl-C,
-        a Cancel, a closed page) ends the thinking within a second:
-        :class:`boardgames.core.engine.Cancelled` when no move was found yet."""
-        ...
-
-
-class GamePlayers(Protocol):
-    """What a plugin's ``players`` path names: the game's own players."""
-
-    def named(self, game: Any) -> dict[str, Player]:
-        """The game's own players by name (a generic name here replaces the generic
-        player: a stronger program for that level)."""
-        ...
-
-    def parse(self, game: Any, text: str) -> Player | None:
-        """A player from a spec of the game's own (``depth=5,eval=store``), None when
-        ``text`` is not one of its specs; GameError (one line) for a bad spec of its own."""
-        ...
+from boardgames.core.registry import plugin_of
 
 
 @dataclass(frozen=True)
@@ -121,8 +88,7 @@ def generic_players(seed: int | None = None) -> dict[str, Player]:
 
 def own_players(game: Any) -> GamePlayers | None:
     """The game's own :class:`GamePlayers` (its plugin's ``players``), or None."""
-    path = getattr(plugin_of(game), "players", None)
-    return None if path is None else load(path)
+    return plugin_of(game).game_players()
 
 
 def players(game: Game, seed: int | None = None) -> dict[str, Player]:

@@ -12,37 +12,17 @@ This module imports no game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from boardgames.core.capabilities import format_position
+from boardgames.core.hooks import RecordFormat as RecordFormat
 from boardgames.core.protocol import State
-from boardgames.core.registry import load, plugin_of
-
-
-class RecordFormat(Protocol):
-    """A game's own record format."""
-
-    suffix: str
-    """The file name's ending (``.klh``)."""
-
-    def text(
-        self, game: Any, start: State, moves: Sequence[int], players: tuple[str, str]
-    ) -> str | None:
-        """The record of ``moves`` played from ``start`` by ``players`` (their names as
-        the record shows them); None when the format cannot hold this game (a start it
-        cannot write): the generic record is used then."""
-        ...
-
-    def read(self, game: Any, text: str) -> tuple[State, list[int]] | None:
-        """The start position and the moves of a record in this format, or None when
-        ``text`` is not one; GameError (one line) for a broken record of this format."""
-        ...
+from boardgames.core.registry import plugin_of
 
 
 def own_format(game: Any) -> RecordFormat | None:
     """The game's own :class:`RecordFormat` (its plugin's ``records``), or None."""
-    path = getattr(plugin_of(game), "records", None)
-    return None if path is None else load(path)
+    return plugin_of(game).record_format()
 
 
 def option_words(game: Any) -> list[str]:

@@ -4,8 +4,11 @@
 An entry point names one :class:`GamePlugin`, a typed description of the game made of
 plain values and ``"module:attribute"`` paths: importing it must stay cheap (no numpy, no
 numba), because ``boardgames --help`` reads every plugin to list the games' own commands.
-Its capabilities are reached through :meth:`GamePlugin.hook`, which imports a path only
-when it is first used; :attr:`GamePlugin.provides` lists them without importing anything.
+Its capabilities are reached through its typed methods, one per hook
+(:meth:`GamePlugin.kernel_spec`, :meth:`~GamePlugin.exact_solver`, ...), each importing
+its path only when called, checking what it found and returning the hook's type
+(:mod:`boardgames.core.hooks`); :attr:`GamePlugin.provides` lists them without importing
+anything.
 Kalah, Nim, N queens and Connect Four register in this package's ``pyproject.toml``
 exactly as an outside package does (``examples/tictactoe-plugin/``)::
 
@@ -17,9 +20,11 @@ whatever its import does (raising, ``sys.exit``, printing) caught, then checked 
 options, player names, path shapes). A bad plugin is one short escaped line on stderr
 naming its distribution, and is left out; a game name already taken is refused for the
 newcomer (a built-in game is always kept). A path that turns out not to import when it is
-first used is a :class:`PluginError`, one line naming the plugin.
+first used, or names the wrong kind of object (a function where an object with methods is
+due, something not callable where a function is), is a :class:`PluginError`, one line
+naming the plugin.
 
-This module imports neither numpy nor any game.
+This module imports neither numpy, click nor any game.
 """
 
 from __future__ import annotations
@@ -30,9 +35,29 @@ import importlib
 import io
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
+
+from boardgames.core.hooks import (
+    COMMENTARY_METHODS,
+    GENERIC_WARM_STEP,
+    Commentary,
+    EnvExtras,
+    GamePlayers,
+    KernelSpec,
+    RecordFormat,
+    Solve,
+    WarmStep,
+    complete_commentary,
+)
+
+if TYPE_CHECKING:
+    import click
+
+    from boardgames.core.cachefiles import CacheFiles
+    from boardgames.web.extras import WebExtras
 
 ENTRY_POINT_GROUP = "boardgames.games"
 BUILT_IN = "boardgames"
@@ -186,26 +211,36 @@ class GamePlugin:
 
     ``factory`` builds the game (an object of :class:`boardgames.core.protocol.Game` and the
     optional capabilities of :mod:`boardgames.core.capabilities`) from the options' values
-    as keyword arguments. The other paths are optional capabilities that need heavy
-    imports, reached through :meth:`hook` (imported on first use), one calling convention
-    each:
+    as keyword arguments. The other paths are optional hooks that need heavy imports; each
+    is reached through one typed method, which imports the path when called, checks the
+    object it names (a :class:`PluginError` naming the plugin when it is the wrong kind)
+    and returns it typed (:mod:`boardgames.core.hooks`), or None when the plugin names
+    none:
 
-    - ``kernels``: ``kernel_spec(game) -> KernelSpec`` for the numba engine (every numba
-      strategy, MCTS and ``compare`` then run on the game);
+    - ``kernels``: a function ``kernel_spec(game) -> KernelSpec`` for the numba engine
+      (every numba strategy, MCTS and ``compare`` then run on the game):
+      :meth:`kernel_spec` ``(game)`` calls it;
     - ``solver``: ``solve(game, state, *, weak=False, stop=None) -> SearchResult`` whose
-      result is exact (``exact=True``);
-    - ``players``: a :class:`boardgames.core.players.GamePlayers` (named move choosers);
-    - ``commentary``: a :class:`boardgames.core.commentary.Commentary` (what is said
-      after a move beyond the move itself);
-    - ``records``: a :class:`boardgames.core.records.RecordFormat` (a record format of
-      the game's own);
-    - ``cli``: the game's own click group (``boardgames kalah ...``);
-    - ``compare``: the game's own ``compare`` click command, else the generic one;
-    - ``web``: a :class:`boardgames.web.extras.WebExtras` (the page's extras);
-    - ``cache``: the game's own files in the cache folder (``cli/cache.py``);
-    - ``envs``: the environments' hooks (``envs/games.py``);
-    - ``warm``: ``cache warm``'s steps, ``(label, "module:function")``, each called with
-      no argument.
+      result is exact (``exact=True``): :meth:`exact_solver`;
+    - ``players``: a :class:`~boardgames.core.hooks.GamePlayers` (named move choosers):
+      :meth:`game_players`;
+    - ``commentary``: an object with some of the
+      :class:`~boardgames.core.hooks.Commentary` methods (what is said after a move beyond
+      the move itself): :meth:`game_commentary`, whose missing methods answer None;
+    - ``records``: a :class:`~boardgames.core.hooks.RecordFormat` (a record format of the
+      game's own): :meth:`record_format`;
+    - ``cli``: the game's own click group (``boardgames kalah ...``): :meth:`command`;
+    - ``compare``: the game's own ``compare`` click command, else the generic one:
+      :meth:`compare_command`;
+    - ``web``: a :class:`boardgames.web.extras.WebExtras` (the page's extras):
+      :meth:`web_extras`;
+    - ``cache``: a :class:`boardgames.core.cachefiles.CacheFiles` (the game's own files in
+      the cache folder): :meth:`cache_files`;
+    - ``envs``: an :class:`~boardgames.core.hooks.EnvExtras` (what the environments ask
+      beyond the rules): :meth:`env_extras`;
+    - ``warm``: ``cache warm``'s steps, ``(label, "module:function")``, each function
+      called with no argument: :meth:`warm_steps` (a game with kernels and no steps gets
+      the generic one).
 
     ``max_game_length`` is a proven bound on a game's moves (OpenSpiel needs one): an int,
     or a function of the game (its options decide it); None when the game object says
@@ -240,11 +275,115 @@ class GamePlugin:
         named = {h for h in HOOKS if getattr(self, h) is not None}
         return frozenset(named | ({"warm"} if self.warm else set()))
 
+    # --- the typed hooks: each imports its path when called and checks what it found ---
+
+    def kernel_spec(self, game: Any) -> KernelSpec | None:
+        """The numba engine's :class:`~boardgames.core.hooks.KernelSpec` for ``game``
+        (the ``kernels`` function called on it), or None when the plugin names none."""
+        make = self._callable("kernels")
+        if make is None:
+            return None
+        spec = make(game)
+        if not isinstance(spec, KernelSpec):
+            raise self._wrong("kernels", f"returned {_kind(spec)}, not a KernelSpec")
+        return spec
+
+    def exact_solver(self) -> Solve | None:
+        """The game's exact solver (``solver``), or None."""
+        return cast("Solve | None", self._callable("solver"))
+
+    def game_players(self) -> GamePlayers | None:
+        """The game's own players (``players``), or None."""
+        found = self._with_methods("players", ("named", "parse"), "a GamePlayers")
+        return cast("GamePlayers | None", found)
+
+    def game_commentary(self) -> Commentary | None:
+        """The game's commentary (``commentary``), or None; a method its object leaves
+        out answers None, its other attributes (a game's extra words) stay reachable."""
+        found = self._loaded("commentary")
+        if found is None:
+            return None
+        methods = [getattr(found, m, None) for m in COMMENTARY_METHODS]
+        plain = type(found).__module__ == "builtins" and not isinstance(found, type)
+        if plain or not all(m is None or callable(m) for m in methods):
+            raise self._wrong(
+                "commentary",
+                f"is {_kind(found)}, not an object with {'/'.join(COMMENTARY_METHODS)}",
+            )
+        return complete_commentary(found)
+
+    def record_format(self) -> RecordFormat | None:
+        """The game's own record format (``records``), or None."""
+        found = self._with_methods("records", ("text", "read"), "a RecordFormat")
+        if found is not None and not isinstance(getattr(found, "suffix", None), str):
+            raise self._wrong("records", "has no text suffix, so it is not a RecordFormat")
+        return cast("RecordFormat | None", found)
+
+    def command(self) -> click.Command | None:
+        """The game's own click group (``cli``: ``boardgames GAME ...``), or None."""
+        import click
+
+        found = self._loaded("cli")
+        if found is not None and not isinstance(found, click.Command):
+            raise self._wrong("cli", f"is {_kind(found)}, not a click group")
+        return found
+
+    def compare_command(self) -> click.Command | None:
+        """The game's own ``compare`` click command (``compare``), or None."""
+        import click
+
+        found = self._loaded("compare")
+        if found is not None and not isinstance(found, click.Command):
+            raise self._wrong("compare", f"is {_kind(found)}, not a click command")
+        return found
+
+    def web_extras(self) -> WebExtras | None:
+        """The page's extras for the game (``web``), or None."""
+        from boardgames.web.extras import WebExtras
+
+        found = self._loaded("web")
+        if found is not None and not isinstance(found, WebExtras):
+            raise self._wrong("web", f"is {_kind(found)}, not a WebExtras")
+        return found
+
+    def cache_files(self) -> CacheFiles | None:
+        """The game's own files in the cache folder (``cache``), or None."""
+        found = self._with_methods("cache", _CACHE_METHODS, "a CacheFiles")
+        if found is not None and not all(
+            isinstance(getattr(found, a, None), str) for a in _CACHE_TEXTS
+        ):
+            raise self._wrong("cache", f"lacks one of {', '.join(_CACHE_TEXTS)} (text)")
+        return cast("CacheFiles | None", found)
+
+    def env_extras(self) -> EnvExtras | None:
+        """What the environments ask the game for beyond its rules (``envs``), or None."""
+        found = self._loaded("envs")
+        if found is not None and not isinstance(found, EnvExtras):
+            raise self._wrong("envs", f"is {_kind(found)}, not an EnvExtras")
+        return found
+
+    def warm_steps(self) -> tuple[WarmStep, ...]:
+        """``cache warm GAME``'s steps (``warm``; for a game with kernels and no steps,
+        the generic one), imported only when a step runs; none for a game without
+        kernels or steps."""
+        if self.warm:
+            return tuple(WarmStep(label, path, self._step(path)) for label, path in self.warm)
+        if self.kernels is None:
+            return ()
+        label, path = GENERIC_WARM_STEP
+        generic = functools.partial(self._run_generic_step, path)
+        return (WarmStep(label, path, generic),)
+
     def hook(self, name: Hook) -> Any:
-        """The object of hook ``name`` (imported now), or None when the plugin names none;
-        a path that does not import is a one-line :class:`PluginError`."""
-        path = getattr(self, name)
-        return None if path is None else self.load(path, name)
+        """Deprecated (use the typed method of the hook: :meth:`exact_solver`, ...): the
+        object a hook's path names, imported now, or None."""
+        warnings.warn(
+            f"GamePlugin.hook({name!r}) is deprecated: use the hook's typed method "
+            "(kernel_spec, exact_solver, game_players, ...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._loaded(name)
 
     def load(self, path: str, what: str) -> Any:
         """The object at ``path``; :class:`PluginError` naming this plugin if it fails."""
@@ -254,6 +393,41 @@ class GamePlugin:
             raise PluginError(
                 one_line(f"game {self.name!r}: its {what} {path!r} does not load: {_said(e)}")
             ) from None
+
+    def _loaded(self, name: Hook) -> Any:
+        path = getattr(self, name)
+        return None if path is None else self.load(path, name)
+
+    def _wrong(self, name: str, why: str) -> PluginError:
+        path = getattr(self, name, None)
+        return PluginError(one_line(f"game {self.name!r}: its {name} {path!r} {why}"))
+
+    def _callable(self, name: Hook) -> Callable[..., Any] | None:
+        found = self._loaded(name)
+        if found is not None and not callable(found):
+            raise self._wrong(name, f"is {_kind(found)}, not a function")
+        return cast("Callable[..., Any] | None", found)
+
+    def _with_methods(self, name: Hook, methods: tuple[str, ...], what: str) -> object | None:
+        found: object | None = self._loaded(name)
+        if found is not None and not all(callable(getattr(found, m, None)) for m in methods):
+            raise self._wrong(name, f"is {_kind(found)}, not {what} (methods {', '.join(methods)})")
+        return found
+
+    def _step(self, path: str) -> Callable[[], object]:
+        def run() -> object:
+            function = self.load(path, "warm step")
+            if not callable(function):
+                raise PluginError(
+                    one_line(f"game {self.name!r}: its warm step {path!r} is not a function")
+                )
+            return function()
+
+        return run
+
+    def _run_generic_step(self, path: str) -> object:
+        function: Callable[[str], object] = self.load(path, "warm step")
+        return function(self.name)
 
     def length_bound(self, game: Any) -> int | None:
         """``max_game_length`` for this game object (see the class doc), or None."""
@@ -304,6 +478,20 @@ class GamePlugin:
                 one_line(f"game {self.name!r}: its factory builds a game named {named!r}")
             )
         return game
+
+
+_CACHE_TEXTS = ("kind", "detail", "name_help", "rebuilt_by")
+_CACHE_METHODS = ("scan", "select", "checksum", "verify", "stamp_problem", "stamp")
+
+
+def _kind(found: object) -> str:
+    """What ``found`` is, in a few words: ``a function``, ``a str``, ``class Foo``."""
+    if isinstance(found, type):
+        return f"class {found.__name__}"
+    if callable(found) and hasattr(found, "__name__"):
+        return "a function"
+    kind = type(found).__name__
+    return f"{'an' if kind[:1] in tuple('AEIOUaeiou') else 'a'} {kind}"
 
 
 def _said(error: BaseException) -> str:
@@ -526,12 +714,6 @@ def plugin_of(game: Any) -> GamePlugin:
 def make_game(name: str, **values: Any) -> Any:
     """Game ``name`` with these option values (see :meth:`GamePlugin.make`)."""
     return plugin(name).make(**values)
-
-
-def capability(game: Any, path_field: Hook) -> Any:
-    """The loaded object of an optional hook (``"kernels"``, ``"solver"``) of ``game``'s
-    plugin, or None when the game does not offer it (see :meth:`GamePlugin.hook`)."""
-    return plugin_of(game).hook(path_field)
 
 
 def reset() -> None:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
+from boardgames.core.hooks import KernelSpec as KernelSpec
 from boardgames.core.protocol import INFINITY, Game, SearchResult, State
-from boardgames.core.registry import capability
+from boardgames.core.registry import plugin_of
 from boardgames.core.search import alphabeta, alphabeta_tt, minimax, selective
 
 DEFAULT_TT_MIB = 16.0
@@ -96,20 +97,6 @@ EXACT_STRATEGIES = [name for name, s in STRATEGIES.items() if s.exact]
 ENGINES = ("python", "numba")
 
 
-class KernelSpec(NamedTuple):
-    """What a game's kernels module tells the numba engine (see ``kernel_spec``)."""
-
-    kernels: Any  # core.kernels.GameKernels
-    params: Callable[[State], np.ndarray]
-    cells: int
-    max_moves: int
-    max_value: int
-    fast: Any = None
-    """Optional rule kernels specialised to this game's settings, used by plain
-    ``alphabeta`` only (the other kernels measured slower with them; see
-    docs/sections/engine.md). None: ``kernels`` everywhere."""
-
-
 class NoKernels(ValueError):
     """The game's plugin names no numba kernels: only the Python engine runs on it."""
 
@@ -117,12 +104,11 @@ class NoKernels(ValueError):
 def kernel_spec(game: Game) -> KernelSpec:
     """The game's spec for the numba engine, from the ``kernels`` path of its plugin in the
     game registry (:class:`boardgames.core.registry.GamePlugin`)."""
-    make = capability(game, "kernels")
-    if make is None:
+    spec = plugin_of(game).kernel_spec(game)
+    if spec is None:
         raise NoKernels(
             f"{game.name} has no numba kernels (its plugin names none): use the python engine"
         )
-    spec: KernelSpec = make(game)
     return spec
 
 

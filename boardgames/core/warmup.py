@@ -28,25 +28,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-GENERIC_STEP = (
-    "the search strategies and Monte Carlo tree search",
-    "boardgames.core.engine:warm_kernels",
-)
-"""The warm step of a game whose plugin names kernels but no steps of its own; its
-function takes the game's name."""
+from boardgames.core.hooks import GENERIC_WARM_STEP
+
+GENERIC_STEP = GENERIC_WARM_STEP
+"""The warm step of a game whose plugin names kernels but no steps of its own (its
+plugin's :meth:`~boardgames.core.registry.GamePlugin.warm_steps` binds the game's name)."""
 
 
 def warm_steps() -> dict[str, list[tuple[str, str]]]:
     """What ``boardgames cache warm`` compiles, from the game registry: group (a game's
-    name) -> its ``(label, "module:function")`` steps, for every game with kernels."""
+    name) -> its ``(label, "module:function")`` steps, for every game with kernels
+    (:meth:`boardgames.core.registry.GamePlugin.warm_steps`; nothing is imported)."""
     from boardgames.core.registry import plugins
 
     steps: dict[str, list[tuple[str, str]]] = {}
     for name, p in plugins().items():
-        if p.warm:
-            steps[name] = list(p.warm)
-        elif p.kernels:
-            steps[name] = [GENERIC_STEP]
+        found = [(step.label, step.target) for step in p.warm_steps()]
+        if found:
+            steps[name] = found
     return steps
 
 

@@ -33,77 +33,32 @@ import numpy.typing as npt
 from rich.console import Console
 
 from boardgames.core.capabilities import capabilities, legal_mask, require
+from boardgames.core.hooks import PROGRAM as PROGRAM
+from boardgames.core.hooks import REWARDS as REWARDS
+from boardgames.core.hooks import EnvExtras as EnvExtras
 from boardgames.core.protocol import State
-from boardgames.core.registry import GAME, Option, load, plugin, two_player
+from boardgames.core.registry import GAME, Option, plugin, two_player
 from boardgames.envs.boards import RGB, grid_rgb
 
 PLAYERS = ("player_0", "player_1")
 """Agent names: ``player_0`` moves first (Kalah's A), ``player_1`` second."""
-REWARDS = ("margin", "result")
-"""``margin``: the final margin (Kalah: in stones); ``result``: +1 win, 0 draw, -1 loss."""
-PROGRAM = "program"
-"""The Gymnasium opponent ``program``: the player ``depth=N`` (N the ``depth`` option)."""
 MAX_OPENING = 200
 DEFAULT_MAX_GAME_LENGTH = 10_000
 """OpenSpiel's bound on a game's length for a game that declares none
 (``max_game_length``); a longer game stops with an error rather than break the bound."""
 
 
-@dataclass(frozen=True)
-class EnvExtras:
-    """What the environments ask a game for beyond its rules; every field is optional.
-
-    - ``rgb(game, state) -> RGB``: the picture of ``render_mode="rgb_array"`` (else
-      :func:`~boardgames.envs.boards.grid_rgb`);
-    - ``random_state(game, rng, mover) -> State``: a random position with ``mover`` to
-      move, for the Gymnasium option ``start="random"``;
-    - ``labeller(game) -> Labeller``: exact labels, for
-      :class:`~boardgames.envs.labels.PerfectPlayLoss`;
-    - ``max_margin(game) -> int``: the largest final margin; a game without it has only
-      ``reward="result"``;
-    - ``max_game_length(game) -> int``: a proven bound on a game's moves (OpenSpiel needs
-      one); else the plugin's ``max_game_length``, else the game's attribute, else
-      :data:`DEFAULT_MAX_GAME_LENGTH`;
-    - ``default_reward``: ``result``, or ``margin`` for a game with ``max_margin``;
-    - ``default_opponent``: the Gymnasium opponent when none is given, a player name
-      (:func:`boardgames.core.players.find_player`) or :data:`PROGRAM`.
-
-    The object and its module import no learning library.
-    """
-
-    rgb: Callable[[Any, State], RGB] | None = None
-    random_state: Callable[[Any, np.random.Generator, int], State] | None = None
-    labeller: Callable[[Any], Any] | None = None
-    max_margin: Callable[[Any], int] | None = None
-    max_game_length: Callable[[Any], int] | None = None
-    default_reward: str = "result"
-    default_opponent: str = PROGRAM
-
-    def __post_init__(self) -> None:
-        if self.default_reward not in self.rewards:
-            raise ValueError(f"default_reward must be one of {', '.join(self.rewards)}")
-
-    @property
-    def rewards(self) -> tuple[str, ...]:
-        """The rewards the game offers: ``margin`` only with a ``max_margin``."""
-        return REWARDS if self.max_margin is not None else ("result",)
-
-
 NO_EXTRAS = EnvExtras()
 
 
 def extras(name: str) -> EnvExtras:
-    """Game ``name``'s :class:`EnvExtras` (its plugin's ``envs``), else the defaults."""
+    """Game ``name``'s :class:`EnvExtras` (its plugin's ``envs``), else the defaults; a
+    plugin whose ``envs`` names something else is a one-line PluginError."""
     try:
-        path = plugin(name).envs
+        spec = plugin(name)
     except LookupError:
         return NO_EXTRAS
-    if path is None:
-        return NO_EXTRAS
-    found = load(path)
-    if not isinstance(found, EnvExtras):
-        raise TypeError(f"{name}'s plugin field envs names {path}, which is not an EnvExtras")
-    return found
+    return spec.env_extras() or NO_EXTRAS
 
 
 def env_options(own: EnvExtras) -> tuple[Option, ...]:

@@ -249,7 +249,31 @@ def test_a_name_taken_by_another_outside_plugin_names_both(
     assert "taken by aaagame" in line
 
 
-@pytest.mark.parametrize("hook", ["cli", "solver", "compare", "kernels", "cache", "players"])
+def _use(spec: GamePlugin, hook: str) -> object:
+    """Hook ``hook`` of ``spec`` through its typed method (``warm``: every step run)."""
+    if hook == "kernels":
+        return spec.kernel_spec(plugin("nim").make())
+    if hook == "warm":
+        return [step.run() for step in spec.warm_steps()]
+    method = {
+        "solver": spec.exact_solver,
+        "players": spec.game_players,
+        "commentary": spec.game_commentary,
+        "records": spec.record_format,
+        "cli": spec.command,
+        "compare": spec.compare_command,
+        "web": spec.web_extras,
+        "cache": spec.cache_files,
+        "envs": spec.env_extras,
+    }[hook]
+    return method()
+
+
+ALL_HOOKS = ("kernels", "solver", "players", "commentary", "records", "cli", "compare", "web")
+ALL_HOOKS += ("cache", "envs")
+
+
+@pytest.mark.parametrize("hook", ALL_HOOKS)
 def test_a_path_to_no_module_is_one_line_when_used(
     install: Any, capsys: pytest.CaptureFixture[str], hook: str
 ) -> None:
@@ -259,8 +283,175 @@ def test_a_path_to_no_module_is_one_line_when_used(
     spec = plugins()["nomod"]  # it loads: a path is imported when first used
     assert hook in spec.provides
     with pytest.raises(PluginError, match=rf"game 'nomod': its {hook} 'no_such_mod_xyz:f'") as e:
-        spec.hook(hook)  # type: ignore[arg-type]
+        _use(spec, hook)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "hook, path, words",
+    [
+        ("kernels", "math:pi", "is a float, not a function"),
+        ("kernels", "builtins:repr", "returned a str, not a KernelSpec"),
+        ("solver", "boardgames.nim.players:PLAYERS", "is a NimPlayers, not a function"),
+        ("players", "boardgames.nim.players:solve", "is a function, not a GamePlayers"),
+        ("players", "math:pi", "is a float, not a GamePlayers"),
+        ("commentary", "math:pi", "is a float, not an object with after/why/describe/final"),
+        ("records", "boardgames.nim.players:PLAYERS", "not a RecordFormat"),
+        ("cli", "math:pi", "is a float, not a click group"),
+        ("compare", "boardgames.nim.players:solve", "is a function, not a click command"),
+        ("web", "boardgames.nim.envs:ENVS", "is an EnvExtras, not a WebExtras"),
+        ("cache", "boardgames.nim.players:PLAYERS", "not a CacheFiles"),
+        ("envs", "boardgames.nim.players:PLAYERS", "is a NimPlayers, not an EnvExtras"),
+        ("warm", "math:pi", "its warm step 'math:pi' is not a function"),
+    ],
+)
+def test_a_path_to_the_wrong_kind_of_object_is_one_line_and_the_rest_works(
+    install: Any, hook: str, path: str, words: str
+) -> None:
+    from boardgames.core.registry import PluginError
+
+    extra = f"warm=(('step', {path!r}),)" if hook == "warm" else f"{hook}={path!r}"
+    install("wrongkind", GOOD.format(name="wrong", extra=extra))
+    spec = plugins()["wrong"]  # it loads: what a path names is checked when used
+    with pytest.raises(PluginError) as e:
+        _use(spec, hook)
+    message = str(e.value)
+    assert message.startswith("game 'wrong': its ") and words in message, message
+    assert "\n" not in message and len(message) < 200
+    # every other game keeps working, this hook included
+    nim = plugin("nim")
+    assert nim.exact_solver() is not None and nim.game_players() is not None
+    assert nim.kernel_spec(nim.make()) is not None
+    assert make_game("kalah").name == "kalah"
+
+
+def test_every_typed_hook_gives_its_kind_for_every_built_in_game() -> None:
+    import click
+
+    from boardgames.core.hooks import EnvExtras, KernelSpec, WarmStep
+    from boardgames.core.registry import BUILT_IN, distribution
+    from boardgames.web.extras import WebExtras
+
+    def same(value: object, field: str | None) -> bool:
+        return (value is None) == (field is None)
+
+    for name, p in plugins().items():
+        if distribution(name) != BUILT_IN:
+            continue
+        game = p.make()
+        spec = p.kernel_spec(game)
+        assert same(spec, p.kernels) and (spec is None or isinstance(spec, KernelSpec)), name
+        solve = p.exact_solver()
+        assert same(solve, p.solver) and (solve is None or solve is load(str(p.solver)))
+        players = p.game_players()
+        assert same(players, p.players)
+        if players is not None:
+            assert all(player.name == key for key, player in players.named(game).items())
+        commentary = p.game_commentary()
+        assert same(commentary, p.commentary)
+        if commentary is not None:  # every method answers, those the plugin leaves out None
+            state = game.initial_state()
+            move = game.legal_moves(state)[0]
+            for said in (commentary.why(game, state, move), commentary.describe(game, state, move)):
+                assert said is None or isinstance(said, str)
+            assert commentary.final(game, state) is None  # not over: nothing to say
+        records = p.record_format()
+        assert same(records, p.records) and (records is None or records.suffix.startswith("."))
+        command = p.command()
+        assert same(command, p.cli) and (command is None or isinstance(command, click.Group))
+        own = p.compare_command()
+        assert same(own, p.compare) and (own is None or isinstance(own, click.Command))
+        web = p.web_extras()
+        assert same(web, p.web) and (web is None or isinstance(web, WebExtras))
+        cache = p.cache_files()
+        assert same(cache, p.cache) and (cache is None or isinstance(cache.kind, str))
+        assert cache is None or callable(cache.scan)
+        envs = p.env_extras()
+        assert same(envs, p.envs) and (envs is None or isinstance(envs, EnvExtras))
+        steps = p.warm_steps()
+        assert bool(steps) == bool(p.warm or p.kernels), name
+        assert all(isinstance(s, WarmStep) and callable(s.run) for s in steps)
+
+
+def test_the_typed_hooks_keep_the_plugins_objects() -> None:
+    kalah = plugin("kalah")
+    assert kalah.record_format() is load("boardgames.kalah.record:RECORDS")
+    assert kalah.game_players() is load("boardgames.kalah.players:PLAYERS")
+    assert kalah.cache_files() is load("boardgames.kalah.exact.cachefiles:TABLES")
+    assert kalah.env_extras() is load("boardgames.kalah.envs:ENVS")
+    assert plugin("nim").compare_command() is load("boardgames.nim.cli:compare_command")
+
+
+def test_a_game_with_kernels_and_no_steps_warms_with_the_generic_step_bound_to_it(
+    install: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boardgames.core import engine
+    from boardgames.core.hooks import GENERIC_WARM_STEP
+
+    install(
+        "warmgame", GOOD.format(name="warmy", extra="kernels='boardgames.nim.kernels:kernel_spec'")
+    )
+    seen: list[str] = []
+    monkeypatch.setattr(engine, "warm_kernels", seen.append)
+    (step,) = plugins()["warmy"].warm_steps()
+    assert (step.label, step.target) == GENERIC_WARM_STEP
+    step.run()
+    assert seen == ["warmy"]  # called with no argument: the game's name is bound
+    assert plugin("queens").warm_steps()[0].target == plugin("queens").warm[0][1]
+
+
+def test_a_commentary_may_leave_methods_out_and_keep_words_of_its_own(
+    install: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "fake_words.py").write_text(
+        "class Words:\n"
+        "    def why(self, game, state, move):\n"
+        "        return 7\n"
+        "    def value(self, game, state, value, exact):\n"
+        "        return 'own words'\n"
+        "WORDS = Words()\n"
+    )
+    install("wordsgame", GOOD.format(name="wordy", extra="commentary='fake_words:WORDS'"))
+    said = plugins()["wordy"].game_commentary()
+    assert said is not None
+    assert said.why(None, None, 0) == "7"  # an answer is text
+    assert said.after(None, None, 0, None) is None and said.final(None, None) is None
+    assert getattr(said, "value", None)(None, None, 0, True) == "own words"  # as the page asks
+
+
+def test_the_old_hook_method_still_works_with_a_deprecation_note() -> None:
+    nim = plugin("nim")
+    with pytest.warns(DeprecationWarning, match="exact_solver"):
+        assert nim.hook("solver") is nim.exact_solver()
+    with pytest.warns(DeprecationWarning):
+        assert nim.hook("records") is None
+
+
+def test_the_typed_hooks_are_what_mypy_sees(tmp_path: Path) -> None:
+    """A typo at a call site of a typed hook is a type error: the methods return the hook
+    protocols, not Any."""
+    pytest.importorskip("mypy")
+    source = tmp_path / "uses_hooks.py"
+    source.write_text(
+        "from boardgames.core.registry import plugin\n"
+        "solve = plugin('nim').exact_solver()\n"
+        "assert solve is not None\n"
+        "solve(None, None, wek=True)\n"
+        "players = plugin('nim').game_players()\n"
+        "assert players is not None\n"
+        "players.nmed(None)\n"
+        "reveal_type(plugin('nim').record_format())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    out = result.stdout
+    assert 'Unexpected keyword argument "wek"' in out, out
+    assert '"GamePlayers" has no attribute "nmed"' in out, out
+    assert "RecordFormat | None" in out, out
 
 
 def test_a_factory_that_raises_or_builds_another_game_is_one_line(install: Any) -> None:
@@ -317,7 +508,7 @@ def test_the_typed_interface_lists_hooks_without_importing_them() -> None:
     nim = plugin("nim")
     assert {"kernels", "solver", "players", "commentary", "cli"} <= nim.provides
     assert "records" not in nim.provides and "cache" not in nim.provides
-    assert nim.hook("records") is None and callable(nim.hook("solver"))
+    assert nim.record_format() is None and callable(nim.exact_solver())
     assert plugin("kalah").length_bound(make_game("kalah")) is None or True
 
 

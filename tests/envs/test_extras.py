@@ -170,7 +170,9 @@ def test_the_openspiel_parameters_are_the_plugins_options_and_reward() -> None:
 
 def test_extras_that_are_not_an_envextras_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     register(monkeypatch, "toy_pile_envs:NOT_EXTRAS")
-    with pytest.raises(TypeError, match=r"pile's plugin field envs names .*not an EnvExtras$"):
+    from boardgames.core.registry import PluginError
+
+    with pytest.raises(PluginError, match=r"^game 'pile': its envs '.*' is .*, not an EnvExtras$"):
         boardgames.envs.make("pile")
 
 
