@@ -41,24 +41,6 @@ PERFECT_SECONDS = 10.0
 """The time a move of the ``strong`` and ``perfect`` levels (as the generic levels)."""
 
 
-def kernels_ready(game: Kalah, config: EngineConfig) -> bool:
-    """The program's kernels are compiled, or no background compile will come (then the
-    engine compiles them here); else a background compile is started and False."""
-    from boardgames.core import warmup
-    from boardgames.kalah.play.engine import EngineConfig
-    from boardgames.kalah.play.warm import program_ready
-
-    ready = (
-        program_ready(game.rules)
-        if config.strategy == EngineConfig.strategy
-        else warmup.is_ready("kalah")
-    )
-    if ready:
-        return True
-    # no background compile will come (switched off, no cache folder): compile here
-    return not warmup.warm_in_background("kalah")
-
-
 @dataclass(frozen=True)
 class KalahProgram:
     """Kalah's own program under ``config``: its whole compound move a turn.
@@ -83,6 +65,8 @@ class KalahProgram:
         )
 
         t0 = time.perf_counter()
+        from boardgames.kalah.play.warm import kernels_ready
+
         if kernels_ready(game, self.config):
             engine = engine_for(game, self.config)
             pits, r = _stoppable(engine, stop, lambda: program_compound(game, state, self.config))

@@ -179,8 +179,8 @@ def _reference_move(game: Kalah, state: State, config: EngineConfig) -> tuple[tu
 
 def engine_ready(game: Kalah, config: EngineConfig) -> bool:
     """The engine's kernels are compiled (else a background compile is under way or
-    started): see :func:`boardgames.kalah.players.kernels_ready`."""
-    from boardgames.kalah.players import kernels_ready
+    started): see :func:`boardgames.kalah.play.warm.kernels_ready`."""
+    from boardgames.kalah.play.warm import kernels_ready
 
     return kernels_ready(game, config)
 

@@ -10,7 +10,12 @@ uses by default, 6 pits classic with the store evaluation.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from boardgames.kalah.game import Kalah
+
+if TYPE_CHECKING:
+    from boardgames.kalah.play.engine import EngineConfig
 
 PITS = 6
 SEEDS = 6
@@ -37,6 +42,23 @@ def program_ready(rules: str) -> bool:
     from boardgames.core import warmup
 
     return warmup.is_ready("kalah") or warmup.step_ready("kalah", f"{__name__}:program_{rules}")
+
+
+def kernels_ready(game: Kalah, config: EngineConfig) -> bool:
+    """The program's kernels are compiled, or no background compile will come (then the
+    engine compiles them here); else a background compile is started and False."""
+    from boardgames.core import warmup
+    from boardgames.kalah.play.engine import EngineConfig
+
+    ready = (
+        program_ready(game.rules)
+        if config.strategy == EngineConfig.strategy
+        else warmup.is_ready("kalah")
+    )
+    if ready:
+        return True
+    # no background compile will come (switched off, no cache folder): compile here
+    return not warmup.warm_in_background("kalah")
 
 
 def program_classic() -> None:
