@@ -28,6 +28,7 @@ PLUGIN = GamePlugin(
     kernels="boardgames.connect4.kernels:kernel_spec",
     solver="boardgames.connect4.book:solve",
     cli="boardgames.connect4.cli:connect4",
+    commentary="boardgames.connect4.words:COMMENTARY",
     warm=(
         ("the exact solver", "boardgames.connect4.solver:warm"),
         (

@@ -38,8 +38,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardgames.core.protocol import GameError
-from boardgames.core.registry import load, plugins
-from boardgames.web import compare, play, review
+from boardgames.core.registry import plugins
+from boardgames.web import compare, deepen, play, review
 from boardgames.web.extras import Endpoint, Handler, Prepare, WebExtras
 from boardgames.web.inputs import BadInput, parse_json
 from boardgames.web.jobs import Busy, Job, JobManager
@@ -85,12 +85,11 @@ def load_extras() -> list[tuple[str, WebExtras]]:
             _warn(f"game {name!r}: its web extras cannot go under /api/{name}/ (reserved)")
             continue
         try:
-            extras = load(spec.web)
+            extras = spec.web_extras()
         except Exception as e:  # a broken plugin must not take the page down
             _warn(f"the web extras of game {name!r} ({spec.web}) failed to load: {e}")
             continue
-        if not isinstance(extras, WebExtras):
-            _warn(f"the web extras of game {name!r} ({spec.web}) are not a WebExtras")
+        if extras is None:
             continue
         missing = _missing_files(extras)
         if missing:
@@ -304,7 +303,7 @@ class WebApp:
                   self.start("program", partial(play.prepare_program, extras=hooks)),
                   methods=post),
             Route(f"{game}/hint", self.start("hint", play.prepare_hint), methods=post),
-            Route(f"{game}/analyse", self.start("analyse", play.prepare_analyse), methods=post),
+            Route(f"{game}/analyse", self.start("analyse", deepen.prepare_analysis), methods=post),
             Route(f"{game}/review", review_job, methods=post),
             Route(f"{game}/compare", compare_job, methods=post),
             Route(f"{game}/compare/options", compare_options, methods=post),

@@ -696,6 +696,20 @@ def value_words(value_text: str, exact: bool, estimates: bool = True) -> str:
     return f"{value_text} (estimate)" if estimates else "not proved in the time"
 
 
+def own_value_words(setup: Setup, value: int, exact: bool) -> str | None:
+    """A value (for the player to move) in the game's own words, when its commentary has
+    a ``value(game, state, value, exact)`` hook (Connect Four: ``1 wins with their 12th
+    disc``); None otherwise, or when the hook has nothing to say (a draw, an estimate)."""
+    try:
+        hook = getattr(commentary.commentary(setup.game), "value", None)
+        if hook is None:
+            return None
+        said = hook(setup.game, setup.now, value, exact)
+    except Exception:  # a game's broken hook: the generic words
+        return None
+    return None if not said else str(said).strip()
+
+
 def overran_words(seconds: float, budget: float | None) -> str:
     """The sentence the page shows when a search took longer than its level's time."""
     given = f"its {budget:g} s" if budget else "its time"
@@ -711,7 +725,11 @@ def answer_json(setup: Setup, answer: Answer, budget: float | None = None) -> di
     out["text"] = out["move"]
     out["move"] = answer.move
     out["how"] = answer.how()
-    out["words"] = value_words(out["value_text"], answer.exact, "evaluation" in _caps(setup))
+    own = own_value_words(setup, answer.value, answer.exact)
+    if own is not None:
+        out["words"] = f"{own} (exact)" if answer.exact else own
+    else:
+        out["words"] = value_words(out["value_text"], answer.exact, "evaluation" in _caps(setup))
     out["short"] = answer.short()
     out["budget"] = budget
     out["overran"] = answer.overran
@@ -872,7 +890,8 @@ def prepare_analyse(data: dict[str, Any]) -> Callable[[Job], Any]:
     """The ``top`` best moves, each valued the same way (:func:`candidates`: exact values
     when they all come within the level's time, else searches to one common depth; a
     depth level searches that deep), best first: the value of the position is the
-    first's, and so is the best line (``pv``)."""
+    first's, and so is the best line (``pv``). The page's analysis, which deepens, is
+    :func:`boardgames.web.deepen.prepare_analysis`."""
     setup, level = _ready(data)
     top = whole(data, "top", 1, MAX_TOP, 3)
     depth = level["depth"]

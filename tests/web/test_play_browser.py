@@ -338,12 +338,15 @@ def test_stepping_with_the_keys_and_a_variation_promoted_then_dropped(
     shown(page, line[:1])
     page.keyboard.press("ArrowRight")
     shown(page, line[:2])
+    assert page.is_hidden("#g-moves .variation [data-action=promote]")  # on a small menu
+    page.click("#g-moves .variation .vmenu summary")
     page.click("#g-moves .variation [data-action=promote]")
     assert main.count() == 2  # the variation is the main line now
     assert main_line(page)[1] == page.evaluate("() => play.root.children[0].children[0].text")
     moved = page.locator("#g-moves .variation button.mv")
     assert moved.count() == len(line) - 1  # the old main line, from move 2 on
     assert moved.nth(0).get_attribute("aria-current") == "step"  # still shown
+    page.click("#g-moves .variation .vmenu summary")
     page.click("#g-moves .variation [data-action=drop]")  # the move shown goes with it
     shown(page, line[:1])
     assert page.locator("#g-moves .variation").count() == 0
@@ -391,6 +394,7 @@ def test_the_analysis_fills_the_bar_marks_the_best_move_and_lists_the_best(
     link, level = PICTURES.get(name) or (line_of(name, 3)[0], "easy")
     page.select_option("#g-level", level)
     page.uncheck("#g-auto")  # the person's choice, from now on
+    page.select_option("#g-deepen", "5")  # each analysis deepens for 5 s at most, then ends
     length = link.rsplit("/", 1)[1].count(",") + 1
     page.goto(f"{base_of(server)}/#{link}/{length - 1}")  # the move before the last shown
     page.wait_for_function(
@@ -404,7 +408,7 @@ def test_the_analysis_fills_the_bar_marks_the_best_move_and_lists_the_best(
     assert page.locator("#g-board .best").count() == 0
     page.click("#g-analyse")
     page.wait_for_function(ANALYSED, timeout=20000)
-    answer = page.evaluate("() => [...play.analyses.values()][0]")
+    answer = page.evaluate("() => analysisOf(play.node)")
     legal = page.evaluate("() => play.pos.legal.length")
     rows = page.locator("#g-candidates tr[data-move]")
     assert rows.count() == min(3, legal) == len(answer["moves"])
@@ -469,8 +473,8 @@ def test_cancel_a_hint_or_an_analysis_take_back_and_the_program_on_both_sides(
     assert page.is_hidden("#g-cancel") and page.is_enabled("#g-hint")
     page.click("#g-analyse")  # an analysis is cancelled just the same
     page.wait_for_selector("#g-analysis-cancel:visible")
-    assert page.inner_text("#g-eval-words") == "Analysing…"
-    assert page.get_attribute("#g-evalbar", "data-state") == "running"
+    assert re.fullmatch(r"Analysing…|.+ Deepening…", page.inner_text("#g-eval-words"))
+    assert page.get_attribute("#g-evalbar", "data-state") in ("running", "deepening")
     page.click("#g-analysis-cancel")
     page.wait_for_selector("#g-eval-words:has-text('Analysis cancelled.')", timeout=2000)
     assert page.is_hidden("#g-analysis-cancel") and page.is_enabled("#g-analyse")

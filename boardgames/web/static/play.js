@@ -27,7 +27,8 @@ const play = {
   node: null,           // the node shown (root: the start)
   pos: null,            // the server's description of the shown position
   positions: new Map(), // line key -> the server's position
-  analyses: new Map(),  // level|line key -> an analysis
+  analyses: new Map(),  // level|line key -> an analysis (its last depth: it ended)
+  partials: new Map(),  // level|line key -> the deepest depth reported so far (it runs, or was stopped)
   job: null,            // {kind, handle, node} while the program moves or finds a hint
   analysis: null,       // {handle, key, node} while an analysis runs
   paused: false,        // the program waits (after a Cancel) until asked to move
@@ -326,14 +327,47 @@ function playReadOptions() {
       continue;
     }
     const value = input.value.trim();
-    if (!value) {
+    const name = playCapital(input.dataset.help);
+    const refuse = (why) => {
       input.setAttribute("aria-invalid", "true");
       input.focus();
-      throw new ApiError(`${playCapital(input.dataset.help)}: required`);
+      throw new ApiError(`${name}: ${why}`);
+    };
+    if (!value && !(input.validity && input.validity.badInput)) refuse("required");
+    const option = play.games.length ? optionOf(input.dataset.option) : null;
+    if (option) {
+      const problem = optionProblem(option, value, input);
+      if (problem) refuse(problem);
     }
     values[input.dataset.option] = value;
   }
   return values;
+}
+
+// The option `name` of the game chosen in the form (as /api/games lists it).
+function optionOf(name) {
+  const spec = play.games.find((g) => g.name === $("#g-game").value);
+  return spec ? spec.options.find((o) => o.name === name) || null : null;
+}
+
+// What is wrong with `value` for `option` (a whole number, or whole numbers, within its
+// range), in words for the field's label: "give a whole number from 4 to 9 (not 12)";
+// null when nothing is (the server checks the rest).
+function optionProblem(option, value, input) {
+  const low = option.low === null ? -Infinity : option.low;
+  const high = option.high === null ? Infinity : option.high;
+  const range = Number.isFinite(low) && Number.isFinite(high) ? ` from ${low} to ${high}` : Number.isFinite(low) ? ` of at least ${low}` : Number.isFinite(high) ? ` of at most ${high}` : "";
+  const whole = (word) => /^[-+]?\d+$/.test(word) && Number(word) >= low && Number(word) <= high;
+  if (option.kind === "int") {
+    if (input && input.validity && input.validity.badInput) return `give a whole number${range} (the field holds no number)`;
+    return whole(value) ? null : `give a whole number${range} (not ${value})`;
+  }
+  if (option.kind === "ints") {
+    const words = value.split(/[\s,;]+/).filter(Boolean);
+    const bad = words.find((w) => !whole(w));
+    if (bad !== undefined) return `give whole numbers${range} each, separated by spaces or commas (not ${bad})`;
+  }
+  return null;
 }
 
 // Show game `name`'s form, its fields at `values` (the defaults where absent).
@@ -401,6 +435,7 @@ async function playOpen(desc, tree = null) {
   play.root = tree && tree.start === play.start && JSON.stringify(tree.options) === JSON.stringify(pos.options) && tree.game === spec.name ? tree.root : treeRoot();
   play.positions = new Map();
   play.analyses = new Map();
+  play.partials = new Map();
   play.paused = false;
   play.hint = null;
   let node = play.root;
@@ -450,7 +485,10 @@ async function playOpenHash(hash, stored = null) {
   const tree = stored ? playTreeOf(stored) : null;
   // the saved tree only when it holds the link's line already (a reload of this page's own
   // link): another game's link is shown on its own, not merged into it as a variation
-  await playOpen(desc, tree && treeHolds(tree, desc) ? tree : null);
+  const node = await playOpen(desc, tree && treeHolds(tree, desc) ? tree : null);
+  // at the end of its line, where it is the program's turn, the program moves (a link shown
+  // at an earlier move waits: the person is looking back)
+  if (node && node === play.node && !node.children.length) playNext();
   return true;
 }
 
@@ -835,7 +873,9 @@ function playStopAll() {
 
 // --- the analysis --------------------------------------------------------------------------------
 
-function analysisKey(node) { return `${$("#g-level").value}|${keyOf(node)}`; }
+// An analysis deepens for the time chosen (#g-deepen) whatever the level: that time and the
+// line are its key.
+function analysisKey(node) { return `${$("#g-deepen").value}|${keyOf(node)}`; }
 
 function playAnalyseIfAuto() {
   clearTimeout(play.autoTimer);
@@ -861,12 +901,25 @@ async function playAnalyse() {
   if (previous) await previous.handle.cancel();  // its slot is free before the next starts
   if (node !== play.node || play.job || play.analysis) return;
   const generation = play.generation;
-  const handle = startJob(playUrl("analyse"), playBody(pathOf(node), { level: key.split("|")[0], top: 3 }));
+  // it deepens until proved, cancelled (Cancel, another position, the page closed) or its time
+  const onProgress = (progress) => {
+    if (!progress || !progress.analysis || generation !== play.generation) return;
+    if (!play.analysis || play.analysis.handle !== handle) return;
+    play.partials.set(key, progress.analysis);
+    if (node === play.node) {
+      playShowAnalysis();
+      playMarkBoard();
+    }
+  };
+  const handle = startJob(playUrl("analyse"), playBody(pathOf(node), { level: $("#g-level").value, top: 3, deepen: true, limit: Number(key.split("|")[0]) }), onProgress);
   play.analysis = { handle, key, node };
   playShowAnalysis();
   try {
     const answer = await handle.done;
-    if (generation === play.generation) play.analyses.set(key, answer);
+    if (generation === play.generation) {
+      play.analyses.set(key, answer);
+      play.partials.delete(key);
+    }
   } catch (e) {
     if (!(e instanceof Cancelled) && node === play.node && generation === play.generation) playError(`The analysis stopped: ${e.message}`);
   } finally {
@@ -876,6 +929,13 @@ async function playAnalyse() {
     playShowAnalysis();
     playMarkBoard();
   }
+}
+
+// The analysis shown for `node`: the finished one, else the deepest depth reported so far.
+function analysisOf(node) {
+  if (!node) return null;
+  const key = analysisKey(node);
+  return play.analyses.get(key) || play.partials.get(key) || null;
 }
 
 function playCancelAnalysis() {
@@ -895,7 +955,7 @@ function share(value, player, exact) {
   return 0.5 + 0.45 * first / (Math.abs(first) + SCALE);  // an estimate: never a proof's end
 }
 
-function playShowEval(answer) {
+function playShowEval(answer, running = false) {
   const bar = $("#g-evalbar");
   const p = play.pos;
   let part = null;
@@ -908,18 +968,19 @@ function playShowEval(answer) {
   } else if (answer) {
     part = share(answer.value, answer.player, answer.exact);
     words = `${playCapital(answer.player_name)} to move: ${answer.words}${answer.depth_text && answer.depth_text !== "exact" ? `, ${answer.depth_text}` : ""}`;
-    state = "done";
+    state = play.node && play.analyses.has(analysisKey(play.node)) ? "done" : running ? "deepening" : "stopped";
   } else if (play.analysis && play.node && play.analysis.key === analysisKey(play.node)) {
     words = "analysing";
     state = "running";
   }
   bar.dataset.state = state;
-  bar.dataset.key = state === "done" && play.node ? keyOf(play.node) : "";
+  bar.dataset.key = answer && state !== "over" && play.node ? keyOf(play.node) : "";
+  bar.dataset.depth = answer && state !== "over" ? answer.depth_text || "" : "";
   bar.dataset.share = part === null ? "" : part.toFixed(3);
   bar.classList.toggle("empty", part === null);
   bar.querySelector(".evalfill").style.height = `${Math.round((part === null ? 0.5 : part) * 1000) / 10}%`;
   const num = bar.querySelector(".evalnum");
-  if (num) num.textContent = state === "done" && answer.bar_text ? answer.bar_text : "";
+  if (num) num.textContent = answer && state !== "over" && answer.bar_text ? answer.bar_text : "";
   bar.setAttribute("aria-valuenow", String(Math.round((part === null ? 0.5 : part) * 100)));
   bar.setAttribute("aria-valuetext", words);
   bar.title = words;
@@ -933,10 +994,10 @@ function playShowEval(answer) {
 
 function playShowAnalysis() {
   const node = play.node;
-  const answer = node ? play.analyses.get(analysisKey(node)) : null;
+  const answer = analysisOf(node);
   const running = Boolean(play.analysis && node && play.analysis.key === analysisKey(node));
   const p = play.pos;
-  playShowEval(answer);
+  playShowEval(answer, running);
   const words = $("#g-eval-words");
   const best = $("#g-bestline");
   const table = $("#g-candidates");
@@ -950,13 +1011,18 @@ function playShowAnalysis() {
   const key = node ? analysisKey(node) : null;
   let said = "";
   if (p && p.over) said = `Game over: ${p.result_text}`;
-  else if (p && answer) said = `${playCapital(answer.player_name)} to move: ${answer.words}${answer.depth_text && answer.depth_text !== "exact" ? `, ${answer.depth_text}` : ""}. Best move: ${answer.text}.`;
-  else if (p && (running || play.autoPending)) said = "Analysing…";
+  else if (p && answer) {
+    said = `${playCapital(answer.player_name)} to move: ${answer.words}${answer.depth_text && answer.depth_text !== "exact" ? `, ${answer.depth_text}` : ""}. Best move: ${answer.text}.`;
+    if (running) said += " Deepening…";
+    else if (play.cancelled === key && !play.analyses.has(key)) said += " Analysis cancelled.";
+    else if (!play.analyses.has(key)) said += " Stopped.";
+  } else if (p && (running || play.autoPending)) said = "Analysing…";
   else if (p && play.cancelled === key) said = "Analysis cancelled.";
   else if (p && play.job) said = "The analysis waits for the program.";
   else if (p) said = "Not analysed: press Analyse, or switch Auto-analyse on.";
   if (words.textContent !== said) words.textContent = said;
-  words.dataset.state = answer ? "done" : running ? "running" : "none";
+  words.dataset.state = answer && play.analyses.has(key) ? "done" : running ? "running" : answer ? "stopped" : "none";
+  words.dataset.depth = answer ? answer.depth_text || "" : "";
   if (!answer || !p || p.over) return;
   html("span", { class: "label" }, best, "Best line: ");
   html("span", { class: "line" }, best, answer.pv.join("  "));
@@ -979,7 +1045,7 @@ function playShowAnalysis() {
     $("#g-overran").textContent = answer.overran_text;
   }
   $("#g-how").hidden = false;
-  const budget = answer.budget ? `${answer.budget} s given` : `a fixed depth (${answer.depth})`;
+  const budget = answer.limit ? `deepened for up to ${answer.limit} s` : answer.budget ? `${answer.budget} s given` : `a fixed depth (${answer.depth})`;
   $("#g-how-text").textContent = `${answer.how}; ${answer.seconds} s (${budget}). The moves: ${answer.moves.map((m) => `${m.text}: ${m.how}`).join("; ")}.`;
 }
 
@@ -994,7 +1060,7 @@ function moveLabel(node, text) {
 
 function playMarkBoard() {
   const node = play.node;
-  const answer = node ? play.analyses.get(analysisKey(node)) : null;
+  const answer = analysisOf(node);
   const best = answer ? answer.move : null;
   const hint = play.hint && play.hint.node === node ? play.hint.move : null;
   const host = $("#g-board");
@@ -1160,8 +1226,9 @@ function playShowMoves() {
     html("p", { class: "note" }, box, "No move yet.");
     return;
   }
-  const list = html("ol", { class: "line main", "aria-label": "The main line" }, box);
-  playLine(play.root.children[0], list, 1);
+  const pairs = alternates(play.root);
+  const list = html("ol", { class: `line main${pairs ? " pairs" : ""}`, "aria-label": "The main line" }, box);
+  playLine(play.root.children[0], list, 1, pairs, true);
   const current = box.querySelector("button.current");
   if (current) {
     if (focused) current.focus();
@@ -1172,11 +1239,38 @@ function playShowMoves() {
   }
 }
 
-function playLine(first, list, ply) {
+// True when every move of the tree is the other player's (no extra turns): the list then
+// shows a move pair a row (1. 4 3  2. 4 5), else a move a row.
+function alternates(root) {
+  const stack = [...root.children];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node.parent !== root && node.parent.player === node.player) return false;
+    stack.push(...node.children);
+  }
+  return true;
+}
+
+// The number of the move pair ply `k` is in (the player who moved first opens each pair).
+function pairNumber(k) {
+  const first = play.root.children.length ? play.root.children[0].player : 0;
+  return Math.floor((k - 1 + (first === 1 ? 1 : 0)) / 2) + 1;
+}
+
+// A line of the tree from `first` (ply `ply`): the main line in rows (pairs: a pair a row,
+// its variations in full rows under the move they branch from), a variation inline, its
+// own variations in brackets. Each variation has a small menu: Promote, Drop.
+function playLine(first, list, ply, pairs, main) {
   let k = ply;
+  let fresh = true;  // the next move starts a run (a row, a line, after a variation)
   for (let node = first; node; node = node.children[0], k += 1) {
     const item = html("li", { value: String(k) }, list);
     const current = node === play.node;
+    if (pairs) {
+      const opens = node.player === (play.root.children[0] ? play.root.children[0].player : 0);
+      if (opens || fresh) html("span", { class: `num${opens ? "" : " cont"}`, "aria-hidden": "true" }, item, `${pairNumber(k)}${opens ? "." : "…"}`);
+    }
+    fresh = false;
     const label = `move ${k}, ${playerName(node.player)}: ${node.text}`;
     const button = html("button", {
       class: `mv p${node.player}${current ? " current" : ""}`,
@@ -1192,16 +1286,24 @@ function playLine(first, list, ply) {
     const parent = node.parent;
     if (parent.children[0] !== node) continue;
     for (const alt of parent.children.slice(1)) {
-      const box = html("div", { class: "variation", role: "group", "aria-label": `variation: ${alt.text} instead of ${node.text} at move ${k}` }, item);
+      const box = html("div", { class: `variation${main ? "" : " nested"}`, role: "group", "aria-label": `variation: ${alt.text} instead of ${node.text} at move ${k}` }, item);
       const sub = html("ol", { class: "line" }, box);
-      playLine(alt, sub, k);
-      const tools = html("div", { class: "vtools" }, box);
-      const promote = html("button", { class: "small", "data-action": "promote", "aria-label": `make the variation ${alt.text} the main line` }, tools, "Promote");
-      promote.addEventListener("click", () => playPromote(alt));
-      const drop = html("button", { class: "small", "data-action": "drop", "aria-label": `drop the variation ${alt.text}` }, tools, "Drop");
-      drop.addEventListener("click", () => playDrop(alt));
+      playLine(alt, sub, k, pairs, false);
+      playVariationMenu(alt, box);
+      fresh = true;
     }
   }
+}
+
+// The small menu of a variation: Promote (make it the main line there), Drop.
+function playVariationMenu(alt, box) {
+  const menu = html("details", { class: "vmenu" }, box);
+  html("summary", { "aria-label": `actions for the variation ${alt.text}`, title: "Promote or drop this variation" }, menu, "⋯");
+  const tools = html("div", { class: "vtools", role: "menu" }, menu);
+  const promote = html("button", { class: "small", role: "menuitem", "data-action": "promote", "aria-label": `make the variation ${alt.text} the main line` }, tools, "Promote");
+  promote.addEventListener("click", () => playPromote(alt));
+  const drop = html("button", { class: "small", role: "menuitem", "data-action": "drop", "aria-label": `drop the variation ${alt.text}` }, tools, "Drop");
+  drop.addEventListener("click", () => playDrop(alt));
 }
 
 // The mover beside a move in the list: a short name (A, B), else a dot in the player's colour.
@@ -1243,6 +1345,7 @@ async function playInit() {
     playRemember();
     playAnalyseIfAuto();
   });
+  $("#g-deepen").addEventListener("change", () => playAnalyseIfAuto());
   $("#g-level").addEventListener("change", () => {
     playAutoBox();
     playRemember();

@@ -18,6 +18,21 @@ function queensReset() {
   queensShow();
 }
 
+function queensChecked() {
+  // the N field as it reads now: a bad value stops Step, Play and Next with the field's
+  // message (they never run on the N shown before); a new good value starts over
+  let n;
+  try {
+    n = numberField("#q-n");
+  } catch (e) {
+    queensPause();
+    status("#q-status", e.message, true);
+    return false;
+  }
+  if (n !== queens.n) queensReset();
+  return true;
+}
+
 async function queensFetch() {
   // more steps from the server, 500 at a time, in order
   if (queens.finished) return false;
@@ -64,6 +79,7 @@ function queensBack() {
 
 function queensPlay() {
   if (queens.timer) { queensPause(); return; }
+  if (!queensChecked()) return;
   $("#q-play").textContent = "Pause";
   const tick = async () => {
     if (!queens.timer) return;
@@ -81,6 +97,7 @@ function queensPause() {
 
 async function queensNext() {
   queensPause();
+  if (!queensChecked()) return;
   $("#q-next").disabled = true;
   try {
     for (;;) {
@@ -225,7 +242,7 @@ async function queensCount() {
 
 function queensInit() {
   $("#q-n").addEventListener("change", queensReset);
-  $("#q-step").addEventListener("click", () => { queensPause(); queensStep(); });
+  $("#q-step").addEventListener("click", () => { queensPause(); if (queensChecked()) queensStep(); });
   $("#q-back").addEventListener("click", queensBack);
   $("#q-play").addEventListener("click", queensPlay);
   $("#q-next").addEventListener("click", queensNext);
