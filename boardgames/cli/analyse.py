@@ -100,9 +100,12 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
             if answer.exact
             else ("a bound" if "at least" in answer.value_text() else "heuristic")
         )
+        from boardgames.core.commentary import value_words
+
+        said = value_words(game, state, answer.value, answer.exact) or answer.value_text()
         console.print(
             f"{mover} to move. Best move: {game.format_move(answer.move)}, value "
-            f"{answer.value_text()} ({label}; {answer.how()}, {answer.seconds:.2f} s).",
+            f"{said} ({label}; {answer.how()}, {answer.seconds:.2f} s).",
             highlight=False,
             soft_wrap=True,
         )

@@ -8,9 +8,9 @@ second). So "win by 5" on 7x6 for the first player to move is "1 wins with their
 disc", and a bound (a search that found a forced win but did not look for a faster one)
 is "1 wins with their 17th disc at the latest".
 
-:meth:`ConnectFourWords.value` is a hook beside those of
-:class:`boardgames.core.commentary.Commentary`: the web page asks for it by name (a game
-without it keeps the generic "win by 5").
+:meth:`ConnectFourWords.value` is the ``value`` method of
+:class:`boardgames.core.commentary.Commentary`: ``analyse`` and the web page say a value
+with it (a game without it keeps the generic "win by 5").
 """
 
 from __future__ import annotations

@@ -41,6 +41,15 @@ def reason(game: Any, state: State, move: int) -> str | None:
     return None if hook is None else hook.why(game, state, move)
 
 
+def value_words(game: Any, state: State, value: int, exact: bool) -> str | None:
+    """A search's value (for the player to move in ``state``) in the game's own words
+    (:meth:`Commentary.value`: Connect Four's "1 wins with their 12th disc"), or None:
+    the generic words then (``describe_score``)."""
+    hook = commentary(game)
+    said = None if hook is None else hook.value(game, state, value, exact)
+    return said.strip() or None if said is not None else None
+
+
 def result_text(game: Any, state: State, names: tuple[str, str]) -> str:
     """The result of the finished game ``state``: the game's own words, else "A wins
     (margin 8)." or "The game is a draw." with ``names`` for the players."""

@@ -199,8 +199,14 @@ class Commentary(Protocol):
         final score), instead of the generic "A wins (margin 8)."."""
         ...
 
+    def value(self, game: Any, state: State, value: int, exact: bool) -> str | None:
+        """A search's ``value`` (for the player to move in ``state``; proven when
+        ``exact``, else a bound or an estimate) in the game's own words (Connect Four's
+        "1 wins with their 12th disc"), instead of the generic "win by 5"."""
+        ...
 
-COMMENTARY_METHODS = ("after", "why", "describe", "final")
+
+COMMENTARY_METHODS = ("after", "why", "describe", "final", "value")
 """The methods of :class:`Commentary`; a plugin's object may leave any of them out."""
 
 
@@ -230,6 +236,9 @@ class _Completed:
 
     def final(self, game: Any, state: State) -> str | None:
         return self._ask("final", game, state)
+
+    def value(self, game: Any, state: State, value: int, exact: bool) -> str | None:
+        return self._ask("value", game, state, value, exact)
 
 
 def complete_commentary(own: object) -> Commentary:

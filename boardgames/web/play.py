@@ -697,17 +697,13 @@ def value_words(value_text: str, exact: bool, estimates: bool = True) -> str:
 
 
 def own_value_words(setup: Setup, value: int, exact: bool) -> str | None:
-    """A value (for the player to move) in the game's own words, when its commentary has
-    a ``value(game, state, value, exact)`` hook (Connect Four: ``1 wins with their 12th
-    disc``); None otherwise, or when the hook has nothing to say (a draw, an estimate)."""
+    """A value (for the player to move) in the game's own words
+    (:func:`boardgames.core.commentary.value_words`), or None: the generic words; a
+    game's broken hook gives the generic words too."""
     try:
-        hook = getattr(commentary.commentary(setup.game), "value", None)
-        if hook is None:
-            return None
-        said = hook(setup.game, setup.now, value, exact)
-    except Exception:  # a game's broken hook: the generic words
+        return commentary.value_words(setup.game, setup.now, value, exact)
+    except Exception:
         return None
-    return None if not said else str(said).strip()
 
 
 def overran_words(seconds: float, budget: float | None) -> str:
