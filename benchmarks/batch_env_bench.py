@@ -5,10 +5,14 @@ PettingZoo's ``connect_four_v3``, OpenSpiel (a Python loop over the C++ game) an
 PettingZoo has no Kalah: ours, ``boardgames.envs.make("kalah")``, stands in; pgx has none),
 batch sizes 1 to 4,096, in one run; then the Connect Four dataset's positions per second.
 
-A step is one move in one game: a random legal action chosen from the mask (numpy for
-ours, ``jax.random`` for pgx, Python for the one-game loops) and played, finished games
-restarted. Each measurement runs about ``--seconds``; the median of ``--runs`` is kept.
-Compile and warm-up time is left out (measured apart for ours).
+A step is one move in one game: a uniformly random legal action chosen (for ours by the
+batch's numba kernel ``random_actions``, inside ``jax.jit`` for pgx, in Python for the
+one-game loops) and played, with everything each library returns for it (ours: the
+observations, legal masks, rewards, terminated/truncated, the side to move, and the last
+observation and position of every finished game), finished games restarted. Each
+measurement runs about ``--seconds``; the median of ``--runs`` is kept; at each batch size
+ours and pgx are measured in turns (ours, pgx, ours, pgx ...), so that the machine's load
+falls on both alike. Compile and warm-up time is left out (measured apart for ours).
 
     nice python benchmarks/batch_env_bench.py --runs 3 --seconds 1
 
@@ -33,34 +37,49 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = (1, 16, 256, 1024, 4096)
 
 
+def rate(step: Callable[[], int], seconds: float) -> float:
+    """Steps/s of ``step`` (which returns the steps it made) over about ``seconds``."""
+    t0 = time.perf_counter()
+    done = 0
+    while time.perf_counter() - t0 < seconds:
+        done += step()
+    return done / (time.perf_counter() - t0)
+
+
 def timed(step: Callable[[], int], seconds: float, runs: int) -> float:
-    """Median steps/s of ``step`` (which returns the steps it made) over ``runs`` runs."""
-    rates = []
+    """Median steps/s of ``step`` over ``runs`` runs (after one call to warm up)."""
     step()
+    return statistics.median(rate(step, seconds) for _ in range(runs))
+
+
+def interleaved(
+    steps: dict[str, Callable[[], int] | None], seconds: float, runs: int
+) -> dict[str, float | None]:
+    """Median steps/s of each of ``steps``, measured in turns (one run of each, then
+    again), so that a change of the machine's load falls on all of them alike."""
+    live = {k: f for k, f in steps.items() if f is not None}
+    for f in live.values():
+        f()
+    rates: dict[str, list[float]] = {k: [] for k in live}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        done = 0
-        while time.perf_counter() - t0 < seconds:
-            done += step()
-        rates.append(done / (time.perf_counter() - t0))
-    return statistics.median(rates)
+        for k, f in live.items():
+            rates[k].append(rate(f, seconds))
+    return {k: (statistics.median(rates[k]) if k in rates else None) for k in steps}
 
 
-def ours(name: str, n: int, parallel: bool, seconds: float, runs: int, **options: Any) -> float:
+def ours(name: str, n: int, parallel: bool, **options: Any) -> Callable[[], int]:
+    """One step of random play in ``n`` batched games: the batch's random legal actions
+    (a numba kernel, each game its own generator), then ``step``."""
     from boardgames.envs.batch import batch
 
     b = batch(name, n, parallel=parallel, **options)
-    _, info = b.reset(seed=0)
-    rng = np.random.default_rng(0)
-    box = {"mask": info["action_mask"]}
+    b.reset(seed=0)
 
     def step() -> int:
-        mask = box["mask"]
-        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
-        box["mask"] = b.step(actions)[4]["action_mask"]
+        b.step(b.random_actions())
         return n
 
-    return timed(step, seconds, runs)
+    return step
 
 
 def pettingzoo_loop(env: Any, seconds: float, runs: int) -> float:
@@ -103,7 +122,9 @@ def openspiel_loop(game_name: str, seconds: float, runs: int) -> float:
     return timed(step, seconds, runs)
 
 
-def pgx_rate(n: int, seconds: float, runs: int) -> float | None:
+def pgx_step(n: int) -> Callable[[], int] | None:
+    """Ten steps of random play in ``n`` pgx games (``jax.vmap``, one ``jax.jit``: the
+    actions drawn from the legal masks, the step, finished games restarted)."""
     try:
         import jax
         import pgx
@@ -138,7 +159,7 @@ def pgx_rate(n: int, seconds: float, runs: int) -> float | None:
         box["state"].current_player.block_until_ready()
         return 10 * n
 
-    return timed(step, seconds, runs)
+    return step
 
 
 def dataset_rates(seconds_budget: float) -> dict[str, Any]:
@@ -186,6 +207,8 @@ def main() -> None:
     ap.add_argument("--dataset-seconds", type=float, default=60.0)
     ap.add_argument("--no-dataset", action="store_true")
     ap.add_argument("--only-dataset", action="store_true")
+    ap.add_argument("--no-parallel", action="store_true", help="skip parallel=True")
+    ap.add_argument("--games", default="connect4,kalah")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     import boardgames.envs
@@ -195,13 +218,15 @@ def main() -> None:
         "kalah": ({"pits": 6, "seeds": 4}, "mancala"),
     }
     rows: list[dict[str, Any]] = []
-    for name, (options, spiel_name) in () if args.only_dataset else games.items():
+    chosen = [] if args.only_dataset else args.games.split(",")
+    for name, (options, spiel_name) in ((k, games[k]) for k in chosen):
         t0 = time.perf_counter()
         from boardgames.envs.batch import batch
 
         for par in (False, True):
             warm = batch(name, 2, parallel=par, **options)
-            warm.step(np.argmax(warm.reset(seed=0)[1]["action_mask"], axis=1))
+            warm.reset(seed=0)
+            warm.step(warm.random_actions())
         compile_s = time.perf_counter() - t0
         base: dict[str, float | None] = {}
         if name == "connect4":
@@ -216,11 +241,21 @@ def main() -> None:
         base[f"openspiel {spiel_name}"] = openspiel_loop(spiel_name, args.seconds, args.runs)
         for n in sizes:
             row: dict[str, Any] = {"game": name, "batch": n}
-            row["batch serial"] = ours(name, n, False, args.seconds, args.runs, **options)
-            row["batch parallel"] = (
-                ours(name, n, True, args.seconds, args.runs, **options) if n >= 256 else None
+            row.update(
+                interleaved(
+                    {
+                        "batch serial": ours(name, n, False, **options),
+                        "batch parallel": (
+                            ours(name, n, True, **options)
+                            if n >= 256 and not args.no_parallel
+                            else None
+                        ),
+                        "pgx": pgx_step(n) if name == "connect4" else None,
+                    },
+                    args.seconds,
+                    args.runs,
+                )
             )
-            row["pgx"] = pgx_rate(n, args.seconds, args.runs) if name == "connect4" else None
             row.update(base)
             best = max(row["batch serial"], row["batch parallel"] or 0.0)
             for key, value in base.items():

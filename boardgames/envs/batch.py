@@ -5,8 +5,10 @@ numba rule kernels, numpy arrays in and out.
 self-play: each call of :meth:`BatchEnv.step` plays one action in every game, for its
 side to move. What comes back, for ``n`` games and ``A`` action ids:
 
-- ``obs`` ``(n, *observation_shape)`` int64: each game seen by its side to move, exactly
-  the game's ``observation`` (its action codec, as every environment of the game);
+- ``obs`` ``(n, *observation_shape)``: each game seen by its side to move, exactly the
+  game's ``observation`` (its action codec, as every environment of the game), in the
+  narrowest signed integer dtype that holds ``observation_high`` (:func:`obs_dtype`:
+  int8 for Connect Four's planes and Kalah's usual boards);
 - ``rewards`` ``(n, 2)`` float64: ``player_0``'s and ``player_1``'s reward (0 until a game
   ends, then the ``reward`` option's value: ``result`` +1/0/-1 or ``margin``);
 - ``terminated``, ``truncated`` ``(n,)`` bool (truncated after ``max_moves`` moves, when
@@ -21,6 +23,17 @@ repeatable: each game draws its opening moves from its own generator (splitmix64
 from ``seed`` and its index), so serial and ``parallel`` runs give the same games. An
 illegal action is a ``ValueError`` naming the first game and action (no game moves). The
 action ids and observations are the codec's (:mod:`boardgames.envs.layout`).
+
+:meth:`BatchEnv.random_actions` draws a uniformly random legal action in every game (a
+numba kernel, each game its own generator, seeded by ``reset(seed=...)``): random play is
+``env.step(env.random_actions())``.
+
+How a step is fast (boardgames/envs/batch_kernels.py): one kernel call checks the
+actions against the masks it computed the step before, plays them, scores, keeps and
+restarts finished games and observes every game, into arrays allocated once per step
+(nothing is allocated per game); the positions are stored in the narrowest integer that
+holds their cells; each game's observations by either player are kept up to date, only
+the cells that read a state cell the move changed being looked up again.
 
 A game whose plugin has no kernels gets the same API from its Python rules
 (:class:`PythonRules`, slow but right; ``BatchEnv.backend == "python"``, and a
@@ -41,7 +54,7 @@ import numpy.typing as npt
 
 from boardgames.core.protocol import State
 from boardgames.envs.games import Setup, check_int, setup
-from boardgames.envs.layout import UNSEEN, Layout, learn_layout
+from boardgames.envs.layout import Layout, learn_layout
 
 OWN_KEYWORDS = ("parallel", "max_moves", "seed")
 PARALLEL_FROM: int | None = None
@@ -55,10 +68,24 @@ PLAYOUT_LIMIT = 100_000
 Ints = npt.NDArray[np.int64]
 
 
-def _seeds(seed: int | None, n: int) -> npt.NDArray[np.uint64]:
+def _seeds(seed: int | np.random.SeedSequence | None, n: int) -> npt.NDArray[np.uint64]:
     """One splitmix64 state a game, from ``seed`` (fresh entropy when None)."""
-    ss = np.random.SeedSequence(seed)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     return np.asarray(ss.generate_state(n, dtype=np.uint64), dtype=np.uint64)
+
+
+def narrowest(high: int) -> np.dtype[Any]:
+    """The narrowest signed integer dtype that holds ``0 .. high``."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if high <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
+
+
+def obs_dtype(game: Any) -> np.dtype[Any]:
+    """The observations' dtype: the narrowest signed integer that holds the game's
+    ``observation_high`` (int8 for Connect Four's planes)."""
+    return narrowest(int(getattr(game, "observation_high", 1 << 62)))
 
 
 _LAYOUTS: dict[Any, Layout | str] = {}
@@ -110,6 +137,7 @@ class BatchEnv:
         )
         self.num_actions = int(self.game.num_actions)
         self.observation_shape = tuple(self.game.observation_shape)
+        self.obs_dtype = obs_dtype(self.game)
         if parallel not in (True, False, "auto"):
             raise ValueError(f"parallel must be True, False or 'auto', got {parallel!r}")
         auto = PARALLEL_FROM is not None and self.num_envs >= PARALLEL_FROM
@@ -143,13 +171,45 @@ class BatchEnv:
             self.K = build(spec.kernels, self.parallel)
             init = np.asarray(self.game.initial_state(), dtype=np.int64)
             self.params = spec.params(init)
-            self.init = init
+            # the positions in the narrowest integer that holds every cell's value (the
+            # rule kernels compile for it): less memory to walk per step
+            self.state_dtype = narrowest(max(spec.max_value, int(init.max())))
+            # rows padded to whole 8-byte words (the kernels compare positions a word at
+            # a time); the rule kernels never read past ``cells``
+            per = 8 // self.state_dtype.itemsize
+            width = -(-spec.cells // per) * per
+            self.init = np.zeros(width, dtype=self.state_dtype)
+            self.init[: spec.cells] = init
+            self.cells = spec.cells
             # (n, 2, cells) for Python, the same memory as (2n, cells) for the kernels
-            self.S = np.zeros((n, 2, spec.cells), dtype=np.int64)
-            self.S[:, 0] = init
-            self.S2 = self.S.reshape(2 * n, spec.cells)
+            self.S = np.zeros((n, 2, width), dtype=self.state_dtype)
+            self.S[:, 0] = self.init
+            self.S2 = self.S.reshape(2 * n, width)
+            self.W = self.S2.view(np.uint64)
             self.M = np.zeros((2 * n, max(spec.max_moves, 1)), dtype=np.int64)
-        self.rng = _seeds(seed, n)
+            size = int(np.prod(self.observation_shape))
+            # the kernels' own arrays: the legal masks of the positions (to check the
+            # actions), the finished games' last positions and observations
+            self.legal = np.zeros((n, self.num_actions), dtype=np.int8)
+            self.final = np.zeros((n, spec.cells), dtype=np.int64)
+            self.final_obs = np.zeros((n, size), dtype=self.obs_dtype)
+            self.views = np.zeros((n, 2, size), dtype=self.obs_dtype)
+            self.init_views = np.array(
+                [np.asarray(self.game.observation(init, q)).ravel() for q in (0, 1)],
+                dtype=self.obs_dtype,
+            )
+            self.summary = np.zeros(2, dtype=np.int64)
+            self.setting = np.array(
+                [
+                    0 if self.setup.opening else 1,
+                    self.max_moves or 0,
+                    1 if self.setup.reward == "margin" else 0,
+                ],
+                dtype=np.int64,
+            )
+        self.synced = False
+        """Whether ``legal`` holds the masks of the positions (else the next step
+        observes first)."""
         self.moves = np.zeros(n, dtype=np.int64)
         self._all = np.ones(n, dtype=bool)
         self._self = np.full(n, -1, dtype=np.int64)
@@ -157,16 +217,18 @@ class BatchEnv:
 
     # ---- state -------------------------------------------------------------------
     def seed(self, seed: int | None) -> None:
-        """Seed every game's generator (``seed`` and the game's index)."""
-        self.rng = _seeds(seed, self.num_envs)
-        self._np_rng = np.random.default_rng(seed)
+        """Seed every game's generators (``seed`` and the game's index): one for its
+        openings, one for :meth:`random_actions`."""
+        ss = np.random.SeedSequence(seed)
+        self.rng = _seeds(ss, self.num_envs)
+        self.action_rng = _seeds(ss.spawn(1)[0], self.num_envs)
 
     @property
     def states(self) -> Ints:
         """The games' positions, ``(n, cells)`` (a copy)."""
         if self.backend == "python":
             return np.array(self.pstates, dtype=np.int64)
-        return self.S[:, 0].copy()
+        return self.S[:, 0, : self.cells].astype(np.int64)
 
     def set_states(self, states: Ints | Sequence[State]) -> None:
         """Put the games in the positions ``states`` (``(n, cells)``; none may be over)."""
@@ -176,8 +238,9 @@ class BatchEnv:
         if self.backend == "python":
             self.pstates = [r.copy() for r in rows]
         else:
-            self.S[:, 0] = rows
+            self.S[:, 0, : self.cells] = rows
         self.moves[:] = 0
+        self.synced = False
 
     def _draw(self, i: int) -> int:
         """The next word of game ``i``'s generator (splitmix64, as the kernels draw)."""
@@ -197,14 +260,42 @@ class BatchEnv:
         else:
             self.S[:, 0] = self.init
         self.moves[:] = 0
+        self.synced = False
         if self.setup.opening:
             self._reset_rows(np.arange(n))
         obs, mask, movers = self._observe(self._self)
         return obs, {"action_mask": mask, "to_move": movers}
 
+    def random_actions(self) -> Ints:
+        """A uniformly random legal action id in each game ``(n,)`` (-1 for a game with
+        none), each game drawing from its own generator (seeded by ``reset(seed=...)``
+        apart from the openings'): random play at the kernels' speed, the same serial or
+        parallel."""
+        if self.backend == "python":
+            mask = self._observe(self._self)[1]
+            out = np.full(self.num_envs, -1, dtype=np.int64)
+            for i in range(self.num_envs):
+                legal = np.flatnonzero(mask[i])
+                if len(legal):
+                    out[i] = legal[self._draw_action(i) % len(legal)]
+            return out
+        if not self.synced:
+            self._observe(self._self)
+        out = np.empty(self.num_envs, dtype=np.int64)
+        self.K.random_actions(self.legal, self.action_rng, out)
+        return out
+
+    def _draw_action(self, i: int) -> int:
+        rng, self.rng = self.rng, self.action_rng
+        try:
+            return self._draw(i)
+        finally:
+            self.rng = rng
+
     def _reset_rows(self, rows: npt.NDArray[np.int64]) -> None:
         """Games ``rows`` from the start and ``opening`` random moves (each from its own
         generator, the same serial or parallel)."""
+        self.synced = False
         if self.backend == "python":
             for i in rows:
                 self.pstates[int(i)] = self.game.initial_state()
@@ -232,14 +323,23 @@ class BatchEnv:
                 self.moves[:] = keep
             left &= ~over
         self.moves[rows] = 0
+        self.synced = False
 
     # ---- the kernels, with the Python codec for entries not seen yet ---------------
-    def _observe(self, players: Ints) -> tuple[Ints, npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    def _tables(self) -> tuple[Any, ...]:
+        L = self.layout
+        assert L is not None
+        if getattr(self, "_tables_at", None) != L.version:
+            self._tables_at, self._tables_now = L.version, L.tables(self.obs_dtype)
+        return self._tables_now
+
+    def _observe(self, players: Ints) -> tuple[Any, npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         n = self.num_envs
-        obs = np.zeros((n, int(np.prod(self.observation_shape))), dtype=np.int64)
+        size = int(np.prod(self.observation_shape))
         mask = np.zeros((n, self.num_actions), dtype=np.int8)
-        movers = np.zeros(n, dtype=np.int64)
         if self.backend == "python":
+            obs = np.zeros((n, size), dtype=self.obs_dtype)
+            movers = np.zeros(n, dtype=np.int8)
             for i, s in enumerate(self.pstates):
                 p = int(self.game.to_move(s))
                 q = p if players[i] < 0 else int(players[i])
@@ -249,70 +349,52 @@ class BatchEnv:
                     for mv in self.game.legal_moves(s):
                         mask[i, self.game.action_of(s, mv)] = 1
         else:
-            L = self.layout
-            assert L is not None
-            status = np.zeros(n, dtype=np.int64)
-            for _ in range(3):
-                self.K.observe(
-                    self.S2, self.M, self.params, L.tm_cell, L.tm_lut, players, L.obs_src,
-                    L.obs_lut, L.keys, L.vals, L.nkeys, obs, mask, movers, status,
-                )  # fmt: skip
-                unknown = np.flatnonzero(status)
-                if not len(unknown):
-                    break
-                for row in unknown:
-                    L.learn(self.game, self.S[row, 0])
-            else:
-                raise RuntimeError("the batch's codec tables do not settle")
-        return obs.reshape(n, *self.observation_shape), mask, movers.astype(np.int8)
+            obs = np.empty((n, size), dtype=self.obs_dtype)
+            movers = np.empty(n, dtype=np.int8)
+            status = np.zeros(n, dtype=np.int8)
+            self._observe_into(players, obs, mask, movers, status)
+        return obs.reshape(n, *self.observation_shape), mask, movers
 
-    def _check(self, actions: Ints, active: npt.NDArray[np.bool_]) -> None:
-        """A ValueError naming the first active game whose action is not legal."""
-        if self.backend == "python":
-            bad = self.rules.check(self.pstates, actions, active)
+    def _observe_into(
+        self, players: Ints, obs: Any, mask: Any, movers: Any, status: npt.NDArray[np.int8]
+    ) -> None:
+        """The observe kernel over every game, asking the codec for entries not seen
+        yet; the masks are kept for the next step's check."""
+        L = self.layout
+        assert L is not None
+        for _ in range(3):
+            self.K.observe(
+                self.S2, self.M, self.params, self._tables(), players, self.views, obs, mask,
+                movers, status,
+            )  # fmt: skip
+            unknown = np.flatnonzero(status)
+            if not len(unknown):
+                break
+            for row in unknown:
+                L.learn(self.game, self.S[row, 0, : self.cells].astype(np.int64))
         else:
-            L = self.layout
-            assert L is not None
-            status = np.zeros(self.num_envs, dtype=np.int64)
-            for _ in range(3):
-                self.K.check(
-                    self.S2,
-                    self.M,
-                    actions,
-                    active,
-                    self.params,
-                    L.tm_cell,
-                    L.tm_lut,
-                    L.inv,
-                    status,
-                )
-                unknown = np.flatnonzero(status == 2)
-                if not len(unknown):
-                    break
-                for i in unknown:
-                    L.learn(self.game, self.S[i, 0])
-                    a = int(actions[i])
-                    move = self.game.move_of(self.S[i, 0], a) if 0 <= a < self.num_actions else None
-                    if move is None:
-                        status[i] = 1
-                        break
-            bad_rows = np.flatnonzero(status)
-            bad = int(bad_rows[0]) if len(bad_rows) else -1
-        if bad >= 0:
-            state = self.pstates[bad] if self.backend == "python" else self.S[bad, 0]
-            legal = [self.game.action_of(state, m) for m in self.game.legal_moves(state)]
-            raise ValueError(
-                f"game {bad}: action {int(actions[bad])} is not legal; its legal actions: "
-                f"{', '.join(map(str, legal)) or 'none'}"
-            )
+            raise RuntimeError("the batch's codec tables do not settle")
+        self.legal[:] = mask
+        self.synced = True
+
+    def _illegal(self, bad: int, actions: Ints) -> ValueError:
+        state = self.pstates[bad] if self.backend == "python" else self.states[bad]
+        legal = [self.game.action_of(state, m) for m in self.game.legal_moves(state)]
+        return ValueError(
+            f"game {bad}: action {int(actions[bad])} is not legal; its legal actions: "
+            f"{', '.join(map(str, legal)) or 'none'}"
+        )
 
     def _advance(
         self, actions: Ints, active: npt.NDArray[np.bool_], restart: bool = True
     ) -> tuple[npt.NDArray[np.bool_], Ints, Ints]:
-        """Play the checked actions: (over, player_0's margin, final states)."""
+        """Play the checked actions: (over, player_0's margin, final states); the Python
+        rules' step, and the openings' moves (``restart=False``: a finished game is left
+        as it is)."""
         n = self.num_envs
         over = np.zeros(n, dtype=bool)
         margin = np.zeros(n, dtype=np.int64)
+        self.synced = False
         if self.backend == "python":
             cells = len(self.pstates[0])
             final = np.zeros((n, cells), dtype=np.int64)
@@ -326,26 +408,22 @@ class BatchEnv:
                     final[i] = s
                     margin[i] = m if self.game.to_move(s) == 0 else -m
         else:
-            L = self.layout
-            assert L is not None
-            final = np.zeros((n, self.S.shape[2]), dtype=np.int64)
+            final = np.zeros((n, self.cells), dtype=np.int64)
             results = np.zeros(n, dtype=np.int64)
             self.K.advance(
-                self.S2, self.M, actions, active, self.params, L.tm_cell, L.tm_lut, L.inv,
-                self.init, 0, self.rng, over, final, results,
+                self.S2, self.M, actions, active, self.params, self._tables(), over, final,
+                results,
             )  # fmt: skip
-            rows = np.flatnonzero(over)
-            movers = L.tm_lut[final[rows, L.tm_cell]]
-            for k in np.flatnonzero(movers == UNSEEN):
-                movers[k] = self.game.to_move(final[rows[k]])
-            margin[rows] = np.where(movers == 0, results[rows], -results[rows])
-            if not restart:
-                self.S[rows, 0] = final[rows]
+            for i in np.flatnonzero(over):
+                p = self.game.to_move(final[i])
+                margin[i] = results[i] if p == 0 else -results[i]
         self.moves[active] += 1
         if restart and over.any():
             if self.backend == "python":
                 for i in np.flatnonzero(over):
                     self.pstates[i] = self.game.initial_state()
+            else:
+                self.S[over, 0] = self.init
             self.moves[over] = 0
             if self.setup.opening:
                 self._reset_rows(np.flatnonzero(over))
@@ -354,24 +432,96 @@ class BatchEnv:
     # ---- the API -------------------------------------------------------------------
     def step(
         self, actions: npt.ArrayLike
-    ) -> tuple[Ints, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+    ) -> tuple[Any, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
         """One action in every game, for its side to move (module docstring)."""
-        acts = self._actions(actions)
-        self._check(acts, self._all)
-        return self._step(acts, self._all, self._self)
+        return self._step(self._actions(actions), self._all, self._self)
 
     def _actions(self, actions: npt.ArrayLike) -> Ints:
         arr = np.asarray(actions)
+        if arr.dtype == np.int64 and arr.shape == (self.num_envs,):
+            return arr
         if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(
                 f"actions must be {self.num_envs} integer ids (shape ({self.num_envs},)), "
                 f"got shape {arr.shape} of {arr.dtype}"
             )
-        return arr.astype(np.int64)
+        return arr if arr.dtype == np.int64 else arr.astype(np.int64)
 
     def _step(
         self, acts: Ints, active: npt.NDArray[np.bool_], players: Ints
-    ) -> tuple[Ints, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+    ) -> tuple[Any, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+        """Play ``acts`` in the ``active`` games (each checked: a ValueError for the first
+        illegal one, nothing moved), observed by ``players`` (-1: the side to move)."""
+        if self.backend == "python":
+            return self._python_step(acts, active, players)
+        n = self.num_envs
+        if not self.synced:
+            self._observe(self._self)
+        size = self.final_obs.shape[1]
+        obs = np.empty((n, size), dtype=self.obs_dtype)
+        mask = np.empty((n, self.num_actions), dtype=np.int8)
+        movers = np.empty(n, dtype=np.int8)
+        rewards = np.empty((n, 2), dtype=np.float64)
+        margin = np.empty(n, dtype=np.int64)
+        over = np.empty(n, dtype=bool)
+        trunc = np.empty(n, dtype=bool)
+        status = np.empty(n, dtype=np.int8)
+        bad = self.K.step(
+            self.S2, self.W, self.M, acts, active, players, self.params, self._tables(),
+            self.setting, self.moves, self.legal, self.views,
+            (obs, mask, movers, rewards, margin, over, trunc, status),
+            (self.init, self.init_views, self.final, self.final_obs, self.summary),
+        )  # fmt: skip
+        if bad >= 0:
+            raise self._illegal(int(bad), acts)
+        ended, unknown = int(self.summary[0]), int(self.summary[1])
+        if unknown:
+            self._settle(status, players, obs, mask, movers, rewards, margin, over)
+        info: dict[str, Any] = {"action_mask": mask, "to_move": movers, "margin": margin}
+        if ended:
+            rows = np.flatnonzero(over | trunc)
+            if self.setup.opening:  # the openings in Python, then the positions again
+                self._reset_rows(rows)
+                self._observe_into(players, obs, mask, movers, status)
+            final = np.zeros((n, self.cells), dtype=np.int64)
+            final[rows] = self.final[rows]
+            final_obs = np.zeros((n, size), dtype=self.obs_dtype)
+            final_obs[rows] = self.final_obs[rows]
+            info["final_state"] = final
+            info["final_observation"] = final_obs.reshape(n, *self.observation_shape)
+        return obs.reshape(n, *self.observation_shape), rewards, over, trunc, info
+
+    def _settle(
+        self, status: Any, players: Ints, obs: Any, mask: Any, movers: Any, rewards: Any,
+        margin: Any, over: Any,
+    ) -> None:  # fmt: skip
+        """Rows the kernel met a table entry not seen yet in: the finished position's
+        score and observation from the Python codec, the new positions observed again."""
+        from boardgames.envs.batch_kernels import FINAL_UNKNOWN, UNKNOWN
+
+        L = self.layout
+        assert L is not None
+        for i in np.flatnonzero(status & FINAL_UNKNOWN):
+            s = self.final[i]
+            p = int(self.game.to_move(s))
+            q = p if players[i] < 0 else int(players[i])
+            self.final_obs[i] = np.asarray(self.game.observation(s, q)).ravel()
+            L.learn(self.game, s)
+            if over[i]:
+                m = self.game.outcome(s)
+                assert m is not None
+                margin[i] = m if p == 0 else -m
+                v = margin[i] if self.setup.reward == "margin" else np.sign(margin[i])
+                rewards[i] = (v, -v)
+        if np.any(status & UNKNOWN):
+            self._observe_into(players, obs, mask, movers, status)
+
+    def _python_step(
+        self, acts: Ints, active: npt.NDArray[np.bool_], players: Ints
+    ) -> tuple[Any, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+        bad = self.rules.check(self.pstates, acts, active)
+        if bad >= 0:
+            raise self._illegal(bad, acts)
         over, margin, final = self._advance(acts, active)
         n = self.num_envs
         truncated = np.zeros(n, dtype=bool)
@@ -380,11 +530,8 @@ class BatchEnv:
             if truncated.any():
                 rows = np.flatnonzero(truncated)
                 final[rows] = self.states[rows]
-                if self.backend == "python":
-                    for i in rows:
-                        self.pstates[i] = self.game.initial_state()
-                else:
-                    self.S[rows, 0] = self.init
+                for i in rows:
+                    self.pstates[i] = self.game.initial_state()
                 self.moves[rows] = 0
                 if self.setup.opening:
                     self._reset_rows(rows)
@@ -402,37 +549,14 @@ class BatchEnv:
             info["final_observation"] = self.observations_of(final, ended, players)
         return obs, rewards, over, truncated, info
 
-    def observations_of(self, rows: Ints, which: npt.NDArray[np.bool_], players: Ints) -> Ints:
+    def observations_of(self, rows: Ints, which: npt.NDArray[np.bool_], players: Ints) -> Any:
         """The codec's observations of positions ``rows`` (where ``which``) for
         ``players`` (-1: the side to move); zeros elsewhere."""
-        out = np.zeros((self.num_envs, *self.observation_shape), dtype=np.int64)
-        picked = np.flatnonzero(which)
-        if self.backend == "python":
-            for i in picked:
-                s = rows[i]
-                q = int(self.game.to_move(s)) if players[i] < 0 else int(players[i])
-                out[i] = self.game.observation(s, q)
-            return out
-        L = self.layout
-        assert L is not None
-        k = len(picked)
-        S = np.zeros((k, 2, self.S.shape[2]), dtype=np.int64)
-        S[:, 0] = rows[picked]
-        M = np.zeros((2 * k, self.M.shape[1]), dtype=np.int64)
-        obs = np.zeros((k, out[0].size), dtype=np.int64)
-        mask = np.zeros((k, self.num_actions), dtype=np.int8)
-        movers = np.zeros(k, dtype=np.int64)
-        status = np.zeros(k, dtype=np.int64)
-        self.K.observe(
-            S.reshape(2 * k, -1), M, self.params, L.tm_cell, L.tm_lut, players[picked],
-            L.obs_src, L.obs_lut, L.keys, L.vals, L.nkeys, obs, mask, movers, status,
-        )  # fmt: skip
-        for t in np.flatnonzero(status):  # entries not seen yet: the codec itself
-            s = S[t, 0]
-            q = int(self.game.to_move(s)) if players[picked[t]] < 0 else int(players[picked[t]])
-            obs[t] = np.asarray(self.game.observation(s, q)).ravel()
-            L.learn(self.game, s)
-        out[picked] = obs.reshape(k, *self.observation_shape)
+        out = np.zeros((self.num_envs, *self.observation_shape), dtype=self.obs_dtype)
+        for i in np.flatnonzero(which):
+            s = rows[i]
+            q = int(self.game.to_move(s)) if players[i] < 0 else int(players[i])
+            out[i] = self.game.observation(s, q)
         return out
 
     def playouts(self, seed: int | None = None, limit: int = PLAYOUT_LIMIT) -> tuple[Ints, Ints]:

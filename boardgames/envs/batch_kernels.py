@@ -6,12 +6,25 @@ own generator). ``S`` is ``(2n, cells)``: row ``2i`` game ``i``'s position, row 
 where ``apply_move`` writes the child (the rule kernels' ``ply`` is ``2i``: no array view
 is made per game, which under ``parallel`` would contend for one reference count);
 ``M`` is ``(2n, max_moves)``, ``gen_moves``' buffer (row ``2i``).
-The codec tables are :class:`boardgames.envs.layout.Layout`'s. ``status`` per game:
-:data:`OK`, :data:`ILLEGAL` (the action is not legal), :data:`UNKNOWN` (a table entry not
-seen yet: the caller asks the Python codec and runs the kernel again).
+
+The codec tables are :class:`boardgames.envs.layout.Layout`'s, handed over as one tuple
+``T`` (:meth:`~boardgames.envs.layout.Layout.tables`): ``tm_cell``, ``tm_lut``,
+``obs_src``, ``obs_lut`` (in the observation's dtype), ``keys``, ``vals``, ``nkeys``,
+``act`` (a move's action id by the move, for small moves: no search), ``inv``, and
+``rd_start``/``rd_idx`` (the observation cells that read each state cell). ``status``
+per game: :data:`OK`, else bits :data:`UNKNOWN` (a table entry not seen yet in the
+position returned: the caller asks the Python codec and observes again) and
+:data:`FINAL_UNKNOWN` (the same in the finished position).
+
+:func:`build`'s ``step`` is one whole step of the batch in one call: the actions checked
+against the legal masks of the positions (nothing moves when one is illegal), played,
+finished games scored, kept (their last position and observation) and restarted, every
+game observed (observation, legal mask, side to move). Nothing is allocated: the caller
+hands every array in. The serial kernels run without numba's reference counting (as
+core/kernels.py does: an incref/decref pair per inlined rule call otherwise).
 
 Compiled once per game (closures over the rule functions, cached on disk under the rule
-kernels' tag, as core/kernels.py does).
+kernels' tag, as core/kernels.py does); sizes, rules and options are data.
 """
 
 from __future__ import annotations
@@ -23,21 +36,25 @@ from numba import njit, prange
 
 from boardgames.core.kernels import NOT_OVER, OVER, GameCache, GameKernels, kernel_tag
 
-OK, ILLEGAL, UNKNOWN = 0, 1, 2
+OK, UNKNOWN, FINAL_UNKNOWN = 0, 1, 2
 NO_MOVE = -(1 << 62)
 
 
 class BatchKernels(NamedTuple):
     """The compiled kernels of one game (serial or parallel)."""
 
-    check: Any
+    step: Any
     advance: Any
     observe: Any
     playout: Any
+    random_actions: Any
 
 
 def _jit(func: Any, tag: str, parallel: bool) -> Any:
-    dispatcher = njit(func, parallel=parallel, nogil=True)
+    if parallel:
+        dispatcher = njit(func, parallel=True, nogil=True)
+    else:  # no reference counting: the kernels allocate nothing (module docstring)
+        dispatcher = njit(func, nogil=True, _nrt=False)  # type: ignore[call-overload]
     dispatcher._cache = GameCache(
         dispatcher.py_func, f"{tag}-{func.__name__}-{parallel}-{kernel_tag(__file__)}"
     )
@@ -62,6 +79,40 @@ def _mover(S, r, tm_cell, tm_lut):
     return tm_lut[v]
 
 
+@njit(cache=True, inline="always")
+def _view(S, r, q, obs_src, obs_lut, views, i):
+    """``views[i, q]``: position ``S[r]`` seen by player ``q``; False if an entry is
+    unseen."""
+    size = obs_src.shape[1]
+    n_values = obs_lut.shape[2]
+    low = 0
+    for j in range(size):
+        x = S[r, obs_src[q, j]]
+        y = obs_lut[q, j, x] if 0 <= x < n_values else -1
+        views[i, q, j] = y
+        low = min(low, y)
+    return low >= 0
+
+
+@njit(cache=True, inline="always")
+def _action(p, mv, keys, vals, nkeys, act):
+    """The action id of player ``p``'s move ``mv`` (-1: not seen yet)."""
+    if 0 <= mv < act.shape[1]:
+        return act[p, mv]
+    lo = 0
+    top = nkeys[p]
+    hi = top
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[p, mid] < mv:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < top and keys[p, lo] == mv:
+        return vals[p, lo]
+    return -1
+
+
 _BUILT: dict[tuple[str, bool], BatchKernels] = {}
 
 
@@ -72,47 +123,151 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         return _BUILT[key]
     gen_moves, apply_move, result = k.gen_moves, k.apply_move, k.result
 
-    def check(S, M, actions, active, params, tm_cell, tm_lut, inv, status):
-        """Whether each active game's action is legal."""
-        n_actions = inv.shape[1]
-        for i in prange(S.shape[0] // 2):
-            status[i] = OK
-            if not active[i]:
-                continue
-            p = _mover(S, 2 * i, tm_cell, tm_lut)
-            a = actions[i]
-            if p < 0:
-                status[i] = UNKNOWN
-            elif a < 0 or a >= n_actions:
-                status[i] = ILLEGAL
-            elif inv[p, a] == NO_MOVE:
-                status[i] = UNKNOWN
+    def _legal(S, r, M, p, params, T, mask, i):
+        """``mask[i]``: the legal action ids of ``S[r]`` (its mover ``p``); False if an
+        entry is unseen."""
+        keys, vals, nkeys, act = T[4], T[5], T[6], T[7]
+        for a in range(mask.shape[1]):
+            mask[i, a] = 0
+        n = gen_moves(S, r, params, M)
+        good = True
+        for t in range(n):
+            a = _action(p, M[r, t], keys, vals, nkeys, act)
+            if a < 0:
+                good = False
             else:
-                status[i] = ILLEGAL
-                n = gen_moves(S, 2 * i, params, M)
-                for j in range(n):
-                    if M[2 * i, j] == inv[p, a]:
-                        status[i] = OK
+                mask[i, a] = 1
+        return good
 
-    def advance(
-        S,
-        M,
-        actions,
-        active,
-        params,
-        tm_cell,
-        tm_lut,
-        inv,
-        init,
-        opening,
-        rng,
-        over,
-        final,
-        results,
+    legal_of = njit(inline="always")(_legal)
+
+    def step(
+        S, W, M, actions, active, players, params, T, setting, moves, legal, views, out, final
     ):
-        """Play each active game's (checked) action; a finished game is kept in
-        ``final``/``results`` (``result`` for its side to move) and starts again from
-        ``init`` after ``opening`` random moves."""
+        """One step of every game (module docstring); the first active game whose
+        action is illegal (then nothing moved), else -1.
+
+        ``setting``: restart (1: a finished game starts again from ``init``), max_moves
+        (0: no limit), margin rewards (1: the margin, 0: its sign); ``moves`` each
+        game's moves since its start; ``legal`` the legal masks of the positions (read to
+        check the actions, then those of the new positions); ``W`` the positions as
+        8-byte words (the same memory: rows padded to whole words); ``views`` ``(n, 2, J)``
+        each position seen by either player, kept up to date cell by cell (only the
+        observation cells that read a state cell the move changed are looked up again);
+        ``out``: obs, mask, movers, rewards, margin, over, trunc, status; ``final``:
+        init and its two views, the finished games' last positions and observations,
+        and ``summary`` (games ended, games with a status)."""
+        tm_cell, tm_lut, obs_lut, inv = T[0], T[1], T[3], T[8]
+        rd_start, rd_idx = T[9], T[10]
+        obs, mask, movers, rewards, margin, over, trunc, status = out
+        init, init_views, fstates, fobs, summary = final
+        n = S.shape[0] // 2
+        width = S.shape[1]
+        cells = fstates.shape[1]
+        words = W.shape[1]
+        per = width // words
+        read = rd_start.shape[1] - 1
+        size = views.shape[2]
+        n_values = obs_lut.shape[2]
+        n_actions = legal.shape[1]
+        for i in range(n):
+            if active[i]:
+                a = actions[i]
+                if a < 0 or a >= n_actions or legal[i, a] == 0:
+                    return i
+        restart, max_moves, by_margin = setting[0], setting[1], setting[2]
+        for i in prange(n):
+            r = 2 * i
+            st = OK
+            over[i] = False
+            trunc[i] = False
+            margin[i] = 0
+            rewards[i, 0] = 0.0
+            rewards[i, 1] = 0.0
+            if active[i]:
+                p = _mover(S, r, tm_cell, tm_lut)
+                code = apply_move(S, r, inv[p, actions[i]], params)
+                for w in range(words):  # the cells the move changed, a word at a time
+                    if W[r + 1, w] == W[r, w]:
+                        continue
+                    for c in range(w * per, w * per + per):
+                        x = S[r + 1, c]
+                        if x == S[r, c]:
+                            continue
+                        S[r, c] = x
+                        if c < read:
+                            for q in range(2):
+                                for t in range(rd_start[q, c], rd_start[q, c + 1]):
+                                    j = rd_idx[q, t]
+                                    y = obs_lut[q, j, x] if 0 <= x < n_values else -1
+                                    if y < 0:
+                                        st |= UNKNOWN
+                                    views[i, q, j] = y
+                moves[i] += 1
+                ended = False
+                if code == OVER:
+                    over[i] = True
+                    ended = True
+                    res = result(S, r, params)
+                    q = _mover(S, r, tm_cell, tm_lut)
+                    if q < 0:
+                        st |= FINAL_UNKNOWN
+                    else:
+                        m = res if q == 0 else -res
+                        margin[i] = m
+                        v = float(m) if by_margin or m == 0 else float((m > 0) - (m < 0))
+                        rewards[i, 0] = v
+                        rewards[i, 1] = -v
+                elif max_moves > 0 and moves[i] >= max_moves:
+                    trunc[i] = True
+                    ended = True
+                if ended:
+                    for c in range(cells):
+                        fstates[i, c] = S[r, c]
+                    q = players[i]
+                    if q < 0:
+                        q = _mover(S, r, tm_cell, tm_lut)
+                    if q < 0 or st & UNKNOWN:
+                        st |= FINAL_UNKNOWN
+                    else:
+                        for j in range(size):
+                            fobs[i, j] = views[i, q, j]
+                    if restart:
+                        st &= ~UNKNOWN
+                        for c in range(width):
+                            S[r, c] = init[c]
+                        for q in range(2):
+                            for j in range(size):
+                                views[i, q, j] = init_views[q, j]
+                    moves[i] = 0
+            p = _mover(S, r, tm_cell, tm_lut)
+            movers[i] = p
+            if p < 0:
+                st |= UNKNOWN
+            else:
+                q = p if players[i] < 0 else players[i]
+                for j in range(size):
+                    obs[i, j] = views[i, q, j]
+                if not legal_of(S, r, M, p, params, T, mask, i):
+                    st |= UNKNOWN
+                for a in range(n_actions):
+                    legal[i, a] = mask[i, a]
+            status[i] = st
+        ended_count = 0
+        unknown = 0
+        for i in range(n):
+            if over[i] or trunc[i]:
+                ended_count += 1
+            if status[i] != OK:
+                unknown += 1
+        summary[0] = ended_count
+        summary[1] = unknown
+        return -1
+
+    def advance(S, M, actions, active, params, T, over, final, results):
+        """Play each active game's (checked) action; a finished game is copied into
+        ``final`` (``results``: ``result`` for its side to move) and left as it is."""
+        tm_cell, tm_lut, inv = T[0], T[1], T[8]
         cells = S.shape[1]
         for i in prange(S.shape[0] // 2):
             over[i] = False
@@ -122,76 +277,35 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             code = apply_move(S, 2 * i, inv[p, actions[i]], params)
             for c in range(cells):
                 S[2 * i, c] = S[2 * i + 1, c]
-            if code != OVER:
-                continue
-            over[i] = True
-            results[i] = result(S, 2 * i, params)
-            for c in range(cells):
-                final[i, c] = S[2 * i, c]
-                S[2 * i, c] = init[c]
-            for _ in range(opening):
-                n = gen_moves(S, 2 * i, params, M)
-                if n == 0:
-                    break
-                j = next_random(rng, i) % np.uint64(n)
-                if apply_move(S, 2 * i, M[2 * i, j], params) == OVER:
-                    break
+            if code == OVER:
+                over[i] = True
+                results[i] = result(S, 2 * i, params)
                 for c in range(cells):
-                    S[2 * i, c] = S[2 * i + 1, c]
+                    final[i, c] = S[2 * i, c]
 
-    def observe(
-        S,
-        M,
-        params,
-        tm_cell,
-        tm_lut,
-        players,
-        obs_src,
-        obs_lut,
-        keys,
-        vals,
-        nkeys,
-        obs,
-        mask,
-        movers,
-        status,
-    ):
-        """Each game's observation for ``players[i]`` (-1: its side to move), the legal
-        action mask of its side to move and that side."""
-        size = obs_src.shape[1]
-        n_values = obs_lut.shape[2]
+    def observe(S, M, params, T, players, views, obs, mask, movers, status):
+        """Each game's ``views`` (seen by either player), its observation for
+        ``players[i]`` (-1: its side to move), the legal action mask of its side to move
+        and that side."""
+        tm_cell, tm_lut, obs_src, obs_lut = T[0], T[1], T[2], T[3]
+        size = views.shape[2]
         for i in prange(S.shape[0] // 2):
-            status[i] = OK
-            p = _mover(S, 2 * i, tm_cell, tm_lut)
+            r = 2 * i
+            st = OK
+            for q in range(2):
+                if not _view(S, r, q, obs_src, obs_lut, views, i):
+                    st = UNKNOWN
+            p = _mover(S, r, tm_cell, tm_lut)
             movers[i] = p
             if p < 0:
-                status[i] = UNKNOWN
-                continue
-            q = p if players[i] < 0 else players[i]
-            for j in range(size):
-                x = S[2 * i, obs_src[q, j]]
-                y = obs_lut[q, j, x] if 0 <= x < n_values else -1
-                if y < 0:
-                    status[i] = UNKNOWN
-                obs[i, j] = y
-            for a in range(mask.shape[1]):
-                mask[i, a] = 0
-            n = gen_moves(S, 2 * i, params, M)
-            top = nkeys[p]
-            for t in range(n):
-                mv = M[2 * i, t]
-                lo = 0
-                hi = top
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if keys[p, mid] < mv:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                if lo < top and keys[p, lo] == mv:
-                    mask[i, vals[p, lo]] = 1
-                else:
-                    status[i] = UNKNOWN
+                st = UNKNOWN
+            else:
+                q = p if players[i] < 0 else players[i]
+                for j in range(size):
+                    obs[i, j] = views[i, q, j]
+                if not legal_of(S, r, M, p, params, T, mask, i):
+                    st = UNKNOWN
+            status[i] = st
 
     def playout(S, M, params, rng, limit, results, lengths):
         """Random moves from each ``S[2i]`` to the end (at most ``limit``): the final
@@ -212,6 +326,27 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 if code == OVER:
                     results[i] = result(S, 2 * i, params)
 
-    built = BatchKernels(*(_jit(f, k.tag, parallel) for f in (check, advance, observe, playout)))
+    def random_actions(legal, rng, out):
+        """A uniformly random legal action id of each game (``legal`` its mask; -1 if
+        none), from the game's own generator."""
+        n_actions = legal.shape[1]
+        for i in prange(legal.shape[0]):
+            count = 0
+            for a in range(n_actions):
+                count += legal[i, a] != 0
+            out[i] = -1
+            if count == 0:
+                continue
+            k = np.int64(next_random(rng, i) % np.uint64(count))
+            for a in range(n_actions):
+                if legal[i, a] != 0:
+                    if k == 0:
+                        out[i] = a
+                        break
+                    k -= 1
+
+    built = BatchKernels(
+        *(_jit(f, k.tag, parallel) for f in (step, advance, observe, playout, random_actions))
+    )
     _BUILT[key] = built
     return built

@@ -21,7 +21,7 @@ reason) and the batch uses the Python codec for every row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,9 @@ from boardgames.core.protocol import State
 
 UNSEEN = -1
 NO_MOVE = -(1 << 62)
+DENSE_MOVES = 1 << 12
+"""Moves below this have their action ids in a direct table (``Layout.act``); larger
+ones are searched in ``keys``."""
 SAMPLE_GAMES = 48
 SAMPLE_PLIES = 2000
 
@@ -49,6 +52,26 @@ class Layout:
     vals: Ints  # (2, K) their action ids
     nkeys: Ints  # (2,)
     inv: Ints  # (2, A) the move of an action id, NO_MOVE if unseen
+    act: Ints = field(default_factory=lambda: np.full((2, 0), UNSEEN, dtype=np.int64))
+    """(2, D) the action id of a move below ``D`` (at most :data:`DENSE_MOVES`), UNSEEN if
+    not seen yet; the same entries as ``keys``/``vals``, read without a search."""
+    version: int = 0
+    """Counts the changes, for :meth:`tables`' copies."""
+    _tables: Any = field(default=None, repr=False, compare=False)
+
+    def tables(self, dtype: Any) -> tuple[Any, ...]:
+        """The tables as the kernels take them (boardgames/envs/batch_kernels.py), the
+        observation's in ``dtype``: (tm_cell, tm_lut, obs_src, obs_lut, keys, vals,
+        nkeys, act, inv); the same tuple until the layout changes."""
+        key = (self.version, np.dtype(dtype))
+        if self._tables is None or self._tables[0] != key:
+            tables = (
+                np.int64(self.tm_cell), self.tm_lut, self.obs_src,
+                self.obs_lut.astype(dtype), self.keys, self.vals, self.nkeys, self.act,
+                self.inv, *readers(self.obs_src),
+            )  # fmt: skip
+            self._tables = (key, tables)
+        return self._tables[1]  # type: ignore[no-any-return]
 
     def learn(self, game: Any, state: State) -> None:
         """Fill in the entries ``state`` reads, from the Python codec."""
@@ -56,6 +79,7 @@ class Layout:
         p = int(game.to_move(row))
         self._grow(int(row.max()) + 1)
         self.tm_lut[row[self.tm_cell]] = p
+        self.version += 1
         for q in (0, 1):
             obs = np.asarray(game.observation(row, q), dtype=np.int64).ravel()
             self.obs_lut[q, np.arange(obs.size), row[self.obs_src[q]]] = obs
@@ -78,17 +102,40 @@ class Layout:
         self.keys[p, at], self.vals[p, at] = move, action
         self.nkeys[p] = n + 1
         self.inv[p, action] = move
+        if 0 <= move < DENSE_MOVES:
+            if move >= self.act.shape[1]:
+                wide = min(max(2 * self.act.shape[1], move + 1, 8), DENSE_MOVES)
+                grown = np.full((2, wide), UNSEEN, dtype=np.int64)
+                grown[:, : self.act.shape[1]] = self.act
+                self.act = grown
+            self.act[p, move] = action
+        self.version += 1
 
     def _grow(self, values: int) -> None:
         have = self.tm_lut.shape[0]
         if values <= have:
             return
+        self.version += 1
         self.tm_lut = np.pad(self.tm_lut, (0, values - have), constant_values=UNSEEN)
         identity = copies(self.obs_lut)
         wide = np.full((*self.obs_lut.shape[:2], values), UNSEEN, dtype=np.int64)
         wide[:, :, :have] = self.obs_lut
         wide[identity] = np.arange(values)  # a copied cell stays a copy
         self.obs_lut = wide
+
+
+def readers(obs_src: Ints) -> tuple[Ints, Ints]:
+    """The observation cells that read each state cell, per player: ``rd_idx[q,
+    rd_start[q, c] : rd_start[q, c + 1]]`` are those of cell ``c`` (``rd_start`` is
+    ``(2, C + 1)``, ``C`` past the highest cell read)."""
+    top = int(obs_src.max()) + 1 if obs_src.size else 0
+    start = np.zeros((2, top + 1), dtype=np.int64)
+    idx = np.zeros_like(obs_src)
+    for q in range(2):
+        order = np.argsort(obs_src[q], kind="stable")
+        idx[q] = order
+        start[q, 1:] = np.cumsum(np.bincount(obs_src[q], minlength=top))
+    return start, idx
 
 
 def copies(lut: Ints) -> npt.NDArray[np.bool_]:
@@ -183,6 +230,7 @@ def learn_layout(game: Any, values: int, seed: int = 0) -> Layout | str:
                 return "an action id depends on more than the mover and the move"
     # Cells copied on every sample are copies for every value (Kalah's large pits).
     layout.obs_lut[copies(layout.obs_lut)] = np.arange(values)
+    layout.version += 1
     problem = check_layout(game, layout, sample_states(game, rng, games=16))
     return layout if problem is None else problem
 

@@ -72,7 +72,7 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         self.opponent_spec = f"depth={depth}" if spec.strip() == PROGRAM else spec.strip()
         self._player(None)  # a bad name is an error now, not at the first reset
         self.single_observation_space = spaces.Box(
-            0, self.game.observation_high, self.game.observation_shape, np.int64
+            0, self.game.observation_high, self.game.observation_shape, self.batch.obs_dtype
         )
         self.single_action_space = spaces.Discrete(self.game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -158,7 +158,7 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
             "terminated": np.zeros(n, dtype=bool),
             "truncated": np.zeros(n, dtype=bool),
             "ended": np.zeros(n, dtype=bool),
-            "final_obs": np.zeros((n, *self.game.observation_shape), dtype=np.int64),
+            "final_obs": np.zeros((n, *self.game.observation_shape), dtype=self.batch.obs_dtype),
             "margin": np.zeros(n, dtype=np.int64),
         }
 

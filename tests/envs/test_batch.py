@@ -134,6 +134,38 @@ def test_serial_and_parallel_give_the_same_games_everywhere(name: str) -> None:
     assert np.array_equal(m1, m2) and np.array_equal(l1, l2)
 
 
+def test_random_actions_are_legal_uniform_and_repeat_with_a_seed() -> None:
+    def play(parallel: bool, seed: int) -> list[Any]:
+        b = batch("connect4", 64, width=5, height=4, parallel=parallel)
+        _, info = b.reset(seed=seed)
+        out = []
+        for _ in range(60):
+            actions = b.random_actions()
+            assert (info["action_mask"][np.arange(64), actions] == 1).all()
+            out.append(actions)
+            _, _, _, _, info = b.step(actions)
+        return out
+
+    first = play(False, 4)
+    assert same(first, play(False, 4)) and same(first, play(True, 4))
+    assert not same(first, play(False, 5))
+    counts = np.bincount(np.concatenate(first[:1]), minlength=5)
+    assert (counts > 0).sum() >= 4  # from the empty board, every column is drawn
+    b = batch("kalah", 3, pits=3, seeds=2, parallel=False)
+    b.reset(seed=0)
+    b.set_states(b.states)  # positions set from outside: the masks are read again
+    assert (b.random_actions() >= 0).all()
+
+
+def test_the_observations_are_the_narrowest_integers_and_positions_int64() -> None:
+    b = batch("connect4", 2, parallel=False)
+    obs, _ = b.reset(seed=0)
+    assert obs.dtype == np.int8 and b.states.dtype == np.int64
+    k = batch("kalah", 2, parallel=False)
+    assert k.reset(seed=0)[0].dtype == np.int8  # 48 stones
+    assert batch("kalah", 2, pits=12, seeds=20, parallel=False).obs_dtype == np.int16
+
+
 def test_an_illegal_action_names_the_game_and_moves_none() -> None:
     b = batch("connect4", 3, width=4, height=4, parallel=False)
     b.reset(seed=0)
