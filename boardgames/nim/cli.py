@@ -311,7 +311,7 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
         )
     err = make_console(stderr=True)
     t0 = time.perf_counter()
-    with _step_progress("Exhaustive search", "positions", err) as step:
+    with _step_progress("Exhaustive search", "positions", err, positions) as step:
         report = verify_bouton(layout, misere, step)
     elapsed = time.perf_counter() - t0
     mcts = None
@@ -366,10 +366,13 @@ def compare_command(rows: tuple[str, ...], misere: bool, playouts: int, as_json:
 
 
 @contextmanager
-def _step_progress(label: str, unit: str, err: Console) -> Iterator[Callable[[int, int], None]]:
+def _step_progress(
+    label: str, unit: str, err: Console, total: int | None = None
+) -> Iterator[Callable[[int, int], None]]:
     """A ``step(done, total)`` callback that draws a progress line on stderr, and a Ctrl-C
-    inside the block that says how far the work got."""
-    bar = Progress(label, None, unit, console=err)
+    inside the block that says how far the work got (of ``total``, when known before the
+    first step)."""
+    bar = Progress(label, total, unit, console=err)
     t0 = time.perf_counter()
 
     def step(done: int, total: int) -> None:

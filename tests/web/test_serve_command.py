@@ -130,7 +130,12 @@ def test_only_the_serve_command_imports_the_web_package() -> None:
         for target in targets
         if _web_module(target)
     )
-    assert outside == ["boardgames.cli.serve -> boardgames.web.server"]
+    # the typed plugin interface's ``web_extras()`` names its kind, WebExtras, and checks
+    # it: web.extras is plain dataclasses that load no web library (checked below)
+    assert outside == [
+        "boardgames.cli.serve -> boardgames.web.server",
+        "boardgames.core.registry -> boardgames.web.extras",
+    ]
     # and the web package and the games' extras import no command-line module (they call
     # the library)
     cli = sorted(
@@ -141,3 +146,16 @@ def test_only_the_serve_command_imports_the_web_package() -> None:
         if target.startswith("boardgames.cli") or ".cli" in target
     )
     assert cli == []
+
+
+def test_the_kinds_of_a_games_web_extras_load_no_web_library() -> None:
+    """The registry checks a plugin's ``web`` against WebExtras: that import alone must not
+    need the [web] extra."""
+    code = (
+        "import sys, boardgames.web.extras, boardgames.core.registry; "
+        "print(sorted(m for m in ('starlette', 'uvicorn') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
