@@ -97,7 +97,7 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             console = make_console()
             title = f"{spec.title}: {len(states)} positions, depth {depth}"
             console.print(comparison_table(rows, title))
-            monte_carlo = mcts_table(rows)
+            monte_carlo = mcts_table(rows, game.format_move)
             if monte_carlo is not None:
                 console.print(monte_carlo)
             if notes and engines:  # pairs the user asked for that do not exist

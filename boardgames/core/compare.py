@@ -392,10 +392,13 @@ MCTS_COLUMNS = (
 then the visit share."""
 
 
-def mcts_table(rows: Sequence[CompareRow]) -> FitTable | None:
-    """The Monte Carlo rows: per position the move chosen, its mean result for the mover
-    (1 win, 1/2 draw, 0 loss) and visit share, whether it is a best move at the exact
-    strategies' depth; playouts and playouts per CPU second. None without such rows."""
+def mcts_table(
+    rows: Sequence[CompareRow], move_text: Callable[[int], str] = str
+) -> FitTable | None:
+    """The Monte Carlo rows: per position the move chosen (in the game's notation:
+    ``move_text``, its ``format_move``), its mean result for the mover (1 win, 1/2 draw,
+    0 loss) and visit share, whether it is a best move at the exact strategies' depth;
+    playouts and playouts per CPU second. None without such rows."""
     mc = [r for r in rows if not r.exact]
     if not mc:
         return None
@@ -411,7 +414,7 @@ def mcts_table(rows: Sequence[CompareRow]) -> FitTable | None:
             table.add_row(
                 r.strategy,
                 str(k),
-                "—" if found.move is None else str(found.move),
+                "—" if found.move is None else move_text(found.move),
                 f"{found.value:.3f}{proven}",
                 f"{found.share:.0%}",
                 "—" if best is None else ("yes" if best else "no"),

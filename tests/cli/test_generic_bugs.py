@@ -93,3 +93,26 @@ def test_a_record_from_a_start_without_position_notation_names_the_whole_line(
     for word in moves:
         state, _ = game.play(state, game.parse_move(word, state))
     assert game.outcome(state) is not None
+
+
+def test_the_monte_carlo_table_names_moves_in_the_games_notation() -> None:
+    """compare's MCTS table printed protocol move ids (Othello's "15" for d2); it says the
+    move as the game writes it."""
+    from rich.console import Console
+
+    from boardgames.core.compare import CompareRow, mcts_table
+    from boardgames.core.mcts import MctsResult
+    from boardgames.core.registry import make_game
+
+    game = make_game("connect4")
+    found = MctsResult(move=3, value=0.6, visits=80, share=0.8, playouts=100, plies=900,
+                       seconds=0.01)  # fmt: skip
+    row = CompareRow("mcts", "numba", values=[0], nodes=100, seconds=0.01, mcts=[found],
+                     best=[True])  # fmt: skip
+    table = mcts_table([row], game.format_move)
+    assert table is not None
+    console = Console(width=120, record=True)
+    console.print(table)
+    line = next(t for t in console.export_text().splitlines() if "mcts" in t)
+    assert line.replace("│", " ").split()[1:3] == ["1", game.format_move(3)]
+    assert game.format_move(3) != "3"  # the test tells notation from ids
