@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +66,11 @@ def user_caches() -> UserCaches:
 def pytest_configure(config: pytest.Config) -> None:
     """``BOARDGAMES_COMPILE_REPORT=FILE``: where the suite's time goes to numba
     (tests/compile_report.py)."""
+    # a suite started from a background job (``cmd &`` in a script, nohup) inherits SIGINT
+    # ignored, and so would every command the Ctrl-C tests start: a handler here is reset
+    # to the default in each child, whose Python then turns Ctrl-C into KeyboardInterrupt
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get("BOARDGAMES_COMPILE_REPORT"):
         from tests import compile_report
 
