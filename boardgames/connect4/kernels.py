@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from boardgames.connect4.game import PARITY, TEMPO, WEIGHTS, ConnectFour
-from boardgames.core.kernels import NOT_OVER, OVER, PASS, GameKernels, kernel_tag
+from boardgames.core.kernels import NOT_OVER, OVER, TURN_PASSES, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 
 WIN_BONUS = 1 << 12
@@ -83,7 +83,7 @@ def apply_move(states, ply, move, params):
         return OVER
     if states[ply + 1, cells + 1] == cells:
         return OVER
-    return PASS
+    return TURN_PASSES
 
 
 @njit(cache=True, inline="always")

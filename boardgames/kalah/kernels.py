@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.core.kernels import AGAIN, NOT_OVER, OVER, PASS, GameKernels, kernel_tag
+from boardgames.core.kernels import AGAIN, NOT_OVER, OVER, TURN_PASSES, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 from boardgames.kalah.game import MAX_STONES, Kalah
 
@@ -192,7 +192,7 @@ def _apply(states, ply, move, m, rules, empty_capture, total):
         if again:
             return AGAIN
         states[c, side] = 1 - mover
-        return PASS
+        return TURN_PASSES
     # Etudes: sow, capture backwards, stop at more than half, relay from a non-empty own pit.
     lo = m + 1 if mover == 0 else 0
     hi = 2 * m if mover == 0 else m - 1
@@ -217,7 +217,7 @@ def _apply(states, ply, move, m, rules, empty_capture, total):
     if _side_empty(states, c, m, 1 - mover):
         _sweep(states, c, m, mover)
         return OVER
-    return PASS
+    return TURN_PASSES
 
 
 @njit(cache=True, inline="always")
@@ -226,7 +226,7 @@ def apply_move(states, ply, move, params):
 
     Returns :data:`~boardgames.core.kernels.AGAIN` when the same player moves again
     (classic extra turn, game not over), :data:`~boardgames.core.kernels.OVER` when the
-    move ended the game, else :data:`~boardgames.core.kernels.PASS`."""
+    move ended the game, else :data:`~boardgames.core.kernels.TURN_PASSES`."""
     return _apply(states, ply, move, params[0], params[1], params[4], params[3])
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardgames.core.kernels import NOT_OVER, OVER, PASS, GameKernels, kernel_tag
+from boardgames.core.kernels import NOT_OVER, OVER, TURN_PASSES, GameKernels, kernel_tag
 from boardgames.core.strategies import KernelSpec
 from boardgames.nim.game import Nim
 
@@ -42,7 +42,7 @@ def apply_move(states, ply, move, params):
     states[ply + 1, rows] = 1 - states[ply, rows]
     for i in range(rows):
         if states[ply + 1, i] != 0:
-            return PASS
+            return TURN_PASSES
     return OVER
 
 
