@@ -23,7 +23,8 @@ def shot(page: Any, name: str) -> None:
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
-GAME = "connect4/44536"
+GAME = "connect4/444333"
+"""Six discs: player 1 (a person by default) to move, so no program move starts."""
 
 
 @pytest.fixture(params=list(SIZES))
@@ -48,17 +49,18 @@ def test_every_tab_at_desktop_and_phone_width(sized: tuple[str, Any], server: st
     size, page = sized
     base = server.split("/?")[0]
     page.goto(f"{base}/#{GAME}")
-    page.wait_for_function("() => document.querySelector('#g-board').dataset.moves === '5'")
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.moves === '6'")
     page.select_option("#g-side0", "human")
     page.select_option("#g-side1", "human")
     page.select_option("#g-level", "medium")
+    page.select_option("#g-deepen", "5")  # the analysis deepens for 5 s, then ends
     page.click("#g-analyse")
     page.wait_for_selector("#g-evalbar[data-state=done]", timeout=60000)
     shot(page, f"tab-play-{size}")
     tabs = page.eval_on_selector_all("nav button[data-tab]", "bs => bs.map(b => b.dataset.tab)")
     page.click("#g-review")
     page.wait_for_selector("#review.page.active")
-    page.fill("#r-depth", "3")
+    page.fill("#r-depth", "")  # by the time: the solver values what it can
     page.click("#r-start")
     page.wait_for_selector("#r-table tr[data-move='5']", timeout=60000)
     shot(page, f"tab-review-{size}")
