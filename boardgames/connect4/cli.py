@@ -1035,8 +1035,12 @@ DATASET_EPILOG = (
 @click.option("--min-ply", type=int, default=0, show_default=True,
               help="With --positions: only positions with at least this many discs.")  # fmt: skip
 @click.option("--mirror", is_flag=True, help="With --ply: one position of each mirror pair.")
+@click.option("--sample", type=int, default=None,
+              help="With --ply: N of those positions drawn at random (--seed), kept in "
+                   "order: a documented sample of a set too big to label here.")  # fmt: skip
 @click.option("--limit", type=int, default=None, help="Keep only the first N positions (in order).")
-@click.option("--seed", default=1, show_default=True, help="Seed of the random games.")
+@click.option("--seed", default=1, show_default=True,
+              help="Seed of the random games (and of --sample).")  # fmt: skip
 @cluster_option("the chunks of positions")
 @checkpoint_option("the chunks of positions")
 @json_option()
@@ -1049,6 +1053,7 @@ def dataset(
     positions: int | None,
     min_ply: int,
     mirror: bool,
+    sample: int | None,
     limit: int | None,
     seed: int,
     cluster: ClusterSpec | None,
@@ -1094,6 +1099,8 @@ def dataset(
         raise click.UsageError(f"--positions must be 1 to {top:,}, got {positions}")
     if limit is not None and limit < 1:
         raise click.UsageError(f"--limit must be at least 1, got {limit}")
+    if sample is not None and (ply is None or sample < 1):
+        raise click.UsageError(f"--sample takes a number from 1 with --ply, got {sample}")
     check_output("OUTPUT", output)
     err = make_console(stderr=True)
     if every:
@@ -1109,6 +1116,12 @@ def dataset(
     if ply is not None:
         source = f"ply={ply}"
         words = positions_by_ply(game, ply, mirror)
+        if sample is not None and sample < len(words):
+            import random
+
+            source = f"ply={ply}, {sample:,} of {len(words):,} at random"
+            kept_at = sorted(random.Random(seed).sample(range(len(words)), sample))
+            words = [words[i] for i in kept_at]
     else:
         source = "random"
         words = sampled(game, positions or 1000, seed, min_ply)
@@ -1116,7 +1129,7 @@ def dataset(
     tasks = chunks(width, height, words)
     job: dict[str, object] = {"command": "connect4 dataset", "width": width, "height": height,
                               "source": source, "mirror": mirror, "seed": seed,
-                              "min_ply": min_ply, "limit": limit}  # fmt: skip
+                              "min_ply": min_ply, "limit": limit, "sample": sample}  # fmt: skip
     results: dict[str, dict[str, Any]] = {}
     bar = Progress("Solving", len(words), "positions", console=err)
 

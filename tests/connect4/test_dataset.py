@@ -107,12 +107,34 @@ def test_the_command_writes_a_file_numpy_loads_and_resumes(tmp_path: Path) -> No
     assert every["positions"] == 134_289
 
 
+def test_a_sample_of_a_ply_is_random_repeatable_and_of_that_ply(tmp_path: Path) -> None:
+    """--sample N: N positions of the --ply set drawn by --seed, in the set's order."""
+    game = ConnectFour(4, 4)
+    every = D.positions_by_ply(game, 5)
+    words = {}
+    for name, seed in (("a", "1"), ("b", "1"), ("c", "2")):
+        out = tmp_path / f"{name}.npz"
+        summary = run(str(out), "--width", "4", "--height", "4", "--ply", "5", "--sample", "20",
+                      "--seed", seed)  # fmt: skip
+        assert summary["positions"] == 20
+        data = np.load(out)
+        words[name] = [str(m) for m in data["moves"]]
+        assert set(data["ply"].tolist()) == {5}
+        assert str(data["source"]) == f"ply=5, 20 of {len(every):,} at random"
+    assert words["a"] == words["b"] != words["c"]
+    positions = {w: k for k, w in enumerate(every)}
+    at = [positions[w] for w in words["a"]]
+    assert at == sorted(at) and at != list(range(20))  # the set's order, not its head
+
+
 def test_bad_options_are_one_line(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["connect4", "dataset", str(tmp_path / "x.npz"), "--ply", "3",
                                  "--all"])  # fmt: skip
     assert r.exit_code == 2 and "give one of --ply, --all and --positions" in r.output
     r = CliRunner().invoke(cli, ["connect4", "dataset", str(tmp_path / "x.npz"), "--ply", "42"])
     assert r.exit_code == 2 and "--ply must be 0 to 41" in r.output
+    r = CliRunner().invoke(cli, ["connect4", "dataset", str(tmp_path / "x.npz"), "--sample", "5"])
+    assert r.exit_code == 2 and "--sample takes a number from 1 with --ply" in r.output
 
 
 def test_pandas_reads_the_columns(tmp_path: Path) -> None:
