@@ -22,8 +22,9 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
 
     @click.command(
         name=spec.name,
-        help=f"Analyse a {spec.title} position: POSITION in the game's notation{shown}, or "
-        "the moves from the start separated by spaces; none is the start.",
+        help=f"Analyse a {spec.title} position: POSITION in the game's notation{shown} "
+        "(a game with no position notation of its own takes the moves from the start, "
+        "separated by spaces); none is the start.",
     )
     @click.argument("position", required=False, default="")
     @click.option(

@@ -479,6 +479,11 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
         for files, e in _scan(folder, games)
         if not e.temporary and (not wanted or _matches(files, e, wanted))
     ]
+    if wanted and not found:  # a named table that is not there is no "all good"
+        cached = sorted({e.name for _, e in _scan(folder, games) if not e.temporary})
+        raise click.ClickException(
+            f"no table {', '.join(specs)} in {folder}; cached: {', '.join(cached) or 'none'}"
+        )
     results: list[dict] = []
     for files, e in found:
         label = f"Verifying {e.name} ({_format_bytes(e.nbytes)})"

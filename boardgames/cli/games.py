@@ -37,8 +37,9 @@ def click_option(option: Option) -> Callable[[Any], Any]:
             option.name,
             default=default,
             show_default=True,
-            metavar="N N ...",
-            help=f"{option.help} ({option.low} to {option.high} each)",
+            metavar='"N N ..."',
+            help=f"{option.help} ({option.low} to {option.high} each; several in one "
+            f'quoted word: {option.flag} "{default}")',
         )
     return click.option(
         option.flag,

@@ -411,8 +411,8 @@ class Session:
                 elif not self.human_turn(player):
                     self.stopped()
                     return None
-        except EndOfInput:
-            self.say("End of input.")
+        except EndOfInput as e:
+            self.say(str(e))
             self.stopped()
             return None
         except (Stopped, KeyboardInterrupt) as e:
@@ -512,7 +512,8 @@ def play_feature(spec: GamePlugin) -> click.Command:
         "--start",
         default="",
         metavar="POSITION",
-        help="Start from this position (the game's notation, or the moves from the start).",
+        help="Start from this position, in the game's notation (a game with no position "
+        "notation of its own: the moves from the start).",
     )
     @click.option(
         "--record",

@@ -31,7 +31,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
     "every request, but the connection is plain HTTP).",
 )
 def serve(host: str, port: int, no_browser: bool, allow_remote: bool) -> None:
-    """Serve the web page: play Kalah and Nim, review a game, step through N queens.
+    """Serve the web page: play, analyse, review and compare every registered game, step
+    through N queens.
 
     The first line printed is the page's URL with its access token; open it in a browser
     on this machine (done for you unless --no-browser). Ctrl-C (or SIGTERM) stops the

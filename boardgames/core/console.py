@@ -14,7 +14,11 @@ from rich.console import Console
 
 
 class EndOfInput(Exception):
-    """The person left: end of input (Ctrl-D) or Ctrl-C at a prompt."""
+    """The person left: end of input (Ctrl-D) or Ctrl-C at a prompt (``interrupted``)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__("Stopped (Ctrl-C)." if interrupted else "End of input.")
+        self.interrupted = interrupted
 
 
 def file_name(example: str) -> Callable[[click.Context, click.Parameter, str], Path]:
@@ -129,9 +133,9 @@ def ask(console: Console, prompt: str) -> str:
         # make them U+FFFD: an answer no prompt accepts, so it is refused and asked again
         console.print()
         return "\ufffd"
-    except (EOFError, KeyboardInterrupt, OSError):
+    except (EOFError, KeyboardInterrupt, OSError) as e:
         console.print()
-        raise EndOfInput from None
+        raise EndOfInput(isinstance(e, KeyboardInterrupt)) from None
 
 
 def confirm(console: Console, prompt: str, default: bool = True) -> bool:

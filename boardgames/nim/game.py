@@ -119,7 +119,11 @@ class Nim:
     def state_from_rows(self, rows: tuple[int, ...] | list[int], to_move: int = 0) -> State:
         """A position with the given chips left (each 0..starting count is not required)."""
         if len(rows) != len(self.rows):
-            raise GameError(f"expected {len(self.rows)} rows, got {len(rows)}")
+            start = " ".join(map(str, self.rows))
+            raise GameError(
+                f"expected {len(self.rows)} rows (the start {start}), got {len(rows)}"
+                ' (give the start with --rows, e.g. --rows "7 7")'
+            )
         return np.array([*rows, to_move], dtype=np.int64)
 
     def parse_position(self, text: str) -> State:

@@ -116,3 +116,13 @@ def test_the_monte_carlo_table_names_moves_in_the_games_notation() -> None:
     line = next(t for t in console.export_text().splitlines() if "mcts" in t)
     assert line.replace("│", " ").split()[1:3] == ["1", game.format_move(3)]
     assert game.format_move(3) != "3"  # the test tells notation from ids
+
+
+@pytest.mark.parametrize("game", ["kalah", "connect4"])
+def test_every_compare_of_strategies_takes_engines(game: str) -> None:
+    """``compare GAME --engines`` wherever strategies are compared on engines (Kalah's own
+    compare took --engine only; Nim's compares Bouton's rule with search, no engines)."""
+    args = ["compare", game, "--engines", "python", "--strategies", "alphabeta", "--json"]
+    code, out = _run(*args, "--depth", "1", "--positions", "1")
+    assert code == 0, out
+    assert {r["engine"] for r in json.loads(out[out.index("{") :])["results"]} == {"python"}

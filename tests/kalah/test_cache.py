@@ -158,6 +158,9 @@ def test_verify_reports_damage_with_status_1(folder: Path) -> None:
     assert "does not match its checksum" in found["3p5s"]["reason"]
     only = run(["cache", "verify", "--table", "2p6s"])
     assert only.exit_code == 0 and "1 good." in only.stdout and "3p5s" not in only.stdout
+    missing = run(["cache", "verify", "--table", "9p9s"])
+    assert missing.exit_code == 1
+    assert "no table 9p9s in " in missing.output and "cached: 2p6s, 3p5s" in missing.output
 
 
 # --- cache list, clean and path ------------------------------------------------------------

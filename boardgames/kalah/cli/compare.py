@@ -61,8 +61,9 @@ MAX_COMPARE_DEPTH = 40
     help="Simulations of each mcts search (seeded with --seed).",
 )  # fmt: skip
 @click.option(
-    "--engine", "engines", default=default_engines(), show_default=True,
-    help="Comma-separated engines: python (reference) and/or numba.",
+    "--engines", "--engine", "engines", default=default_engines(), show_default=True,
+    help="Comma-separated engines: python (reference) and/or numba (--engines as in "
+    "every game's compare; --engine is the older name).",
 )  # fmt: skip
 @click.option("--tt", "tt_mib", default=16.0, show_default=True, help="Table size in MiB.")
 @json_option()
