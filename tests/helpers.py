@@ -51,6 +51,18 @@ READY_LIMIT = 600.0
 """Seconds to wait for the first progress output (a cold numba cache compiles first)."""
 MIN_RUN = 2.0
 """Seconds the command runs at least before it gets SIGINT."""
+
+
+def patience(seconds: float) -> float:
+    """A promise of time (a stop within a second) as a test may hold it on this machine
+    now: ``seconds`` on a machine with a core free, times the load per core (the last
+    minute's load average over the cores) when it is busier. A kernel polls its stop
+    every so much work; a machine running three processes a core gives each a third of
+    the time, and a test must pass there too (README: Under load)."""
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return seconds * max(1.0, load)
+
+
 EXIT_LIMIT = 2.0
 """Seconds it may take to exit after SIGINT."""
 
@@ -116,7 +128,7 @@ def check_clean_stop(run: Stopped) -> None:
     """Status 130 within EXIT_LIMIT seconds, no traceback, one "Stopped (Ctrl-C) after"
     line, last."""
     assert run.rc == 130, run
-    assert run.seconds <= EXIT_LIMIT, run
+    assert run.seconds <= patience(EXIT_LIMIT), run
     assert "Traceback" not in run.stdout + run.stderr
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert lines[-1].startswith("Stopped (Ctrl-C) after "), lines

@@ -283,7 +283,7 @@ def test_every_long_kernel_stops_within_a_second_of_its_stop(kernel: Kernel) -> 
     thread.join(STOP_LIMIT + 10)
     assert not thread.is_alive(), f"still running {STOP_LIMIT + 10} s after its stop"
     took = box["ended"] - due
-    assert took < STOP_LIMIT, f"{took:.2f} s from its stop to its end"
+    assert took < helpers.patience(STOP_LIMIT), f"{took:.2f} s from its stop to its end"
     error = box.get("error")
     assert error is None or isinstance(error, STOPPED), repr(error)
 
@@ -323,7 +323,7 @@ def test_ctrl_c_stops_the_command_within_a_second(
     monkeypatch.setattr(helpers, "MIN_RUN", 1.0)  # SIGINT about a second in
     run = interrupt(args, ready, tmp_path)
     check_clean_stop(run)  # status 130, one "Stopped (Ctrl-C) after ..." line, last
-    assert run.seconds < STOP_LIMIT, run
+    assert run.seconds < helpers.patience(STOP_LIMIT), run
     assert run.stdout == ""
     assert not (tmp_path / "labels.npz").exists()
 
@@ -381,6 +381,6 @@ def test_cancel_stops_the_job_within_a_second(
     t0 = time.monotonic()
     snap = client.post(f"/api/jobs/{job_id}/cancel").json()
     assert snap["state"] == "cancelled", snap
-    assert time.monotonic() - t0 < STOP_LIMIT
+    assert time.monotonic() - t0 < helpers.patience(STOP_LIMIT)
     assert snap["reason"] == "user"
     assert client.web.jobs.running() == []

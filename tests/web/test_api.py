@@ -19,6 +19,7 @@ from boardgames.kalah.record import parse_record, read_record, replay
 from boardgames.nim.rules import is_safe, nim_sum, winning_moves
 from boardgames.queens.solve import solutions
 from boardgames.web.play import player_name
+from tests.helpers import patience
 from tests.web.conftest import Client, make_client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,7 +234,7 @@ def test_cancel_stops_the_program_within_a_second_and_it_plays_on(app_client: Cl
     time.sleep(0.3)
     t0 = time.monotonic()
     assert app_client.post(f"/api/jobs/{job_id}/cancel").json()["state"] == "cancelled"
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < patience(1.0)
     # the engine is not left stopped: the next move is searched as usual
     answer = run_job(app_client, games("kalah") + "/program", {**game, "player": "medium"})
     assert answer["said"].startswith("A (medium) played ")
@@ -387,7 +388,7 @@ def test_cancel_stops_a_review_within_a_second(app_client: Client) -> None:
     t0 = time.monotonic()
     answer = app_client.post(f"/api/jobs/{job_id}/cancel").json()
     assert answer["state"] == "cancelled"
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < patience(1.0)
     assert app_client.web.jobs.running() == []
 
 

@@ -18,6 +18,7 @@ from boardgames.core.engine import LEVELS
 from boardgames.core.players import players
 from boardgames.core.protocol import GameError, describe_score
 from boardgames.core.registry import load, plugins, two_player
+from tests.helpers import patience
 from tests.web.conftest import Client, make_client
 
 GAMES = sorted(two_player())
@@ -444,7 +445,7 @@ def test_cancel_stops_the_program_within_a_second_and_it_plays_on(app_client: Cl
     t0 = time.monotonic()
     answer = app_client.post(f"/api/jobs/{job_id}/cancel").json()
     assert answer["state"] == "cancelled", answer
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < patience(1.0)
     assert app_client.web.jobs.running() == []
     # the engine is not left stopped: the next search answers as usual
     again = run_job(app_client, url("kalah", "program"), {"seconds": 0.2})
