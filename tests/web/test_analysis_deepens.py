@@ -346,7 +346,8 @@ def test_the_queens_stepper_refuses_a_bad_n_in_words(
     page.click("nav button[data-tab='queens']")
     page.wait_for_selector("#queens.page.active")
     sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.url) if "/api/" in r.url else None)
+    # the stepper's own requests (the Play tab may still be loading its game meanwhile)
+    page.on("request", lambda r: sent.append(r.url) if "/api/queens" in r.url else None)
     page.fill("#q-n", value)
     page.dispatch_event("#q-n", "change")
     page.wait_for_selector("#q-status.error")
