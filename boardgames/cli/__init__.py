@@ -182,6 +182,7 @@ class _InterruptWatch:
     def __init__(self) -> None:
         self.interrupted = False
         self.closed = False
+        self.lock = threading.Lock()
 
     def handler(self, signum: int, frame: object) -> None:
         self.interrupted = True
@@ -221,7 +222,8 @@ def _watch_interrupts() -> Iterator[_InterruptWatch]:
     try:
         yield watch
     finally:
-        watch.closed = True
+        with watch.lock:
+            watch.closed = True
         _WATCH = outer
         sys.unraisablehook = previous_hook
         if installed:
@@ -234,8 +236,9 @@ _WATCH: _InterruptWatch | None = None
 
 def _interrupt_again(watch: _InterruptWatch) -> None:
     time.sleep(0.01)
-    if not watch.closed:
-        _thread.interrupt_main(signal.SIGINT)
+    with watch.lock:  # never after the watch closed: nothing would catch it
+        if not watch.closed:
+            _thread.interrupt_main(signal.SIGINT)
 
 
 def ctrl_c_noted() -> bool:
@@ -444,8 +447,14 @@ class LazyGroup(click.Group):
             sys.exit(EXIT_FAILED)
         if "boardgames.core.files" in sys.modules:  # a command run before in this process
             sys.modules["boardgames.core.files"].FAILED_WRITES.clear()
-        with _watch_interrupts() as watch, _settings_said_in_one_line():
-            code = self._run(args, prog_name, complete_var, extra, watch)
+        watch = _InterruptWatch()
+        try:
+            with _watch_interrupts() as watch, _settings_said_in_one_line():
+                code = self._run(args, prog_name, complete_var, extra, watch)
+        except KeyboardInterrupt:
+            # a Ctrl-C raised again (one a C callback had dropped: _interrupt_again) that
+            # came while the command was already stopping for it: the stop is said
+            code = EXIT_INTERRUPTED
         if watch.interrupted:
             code = EXIT_INTERRUPTED
         files = sys.modules.get("boardgames.core.files")
