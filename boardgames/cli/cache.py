@@ -474,13 +474,10 @@ def verify_command(specs: tuple[str, ...], stamp: bool, yes: bool, as_json: bool
     console = make_console(stderr=as_json)
     err = make_console(stderr=True)
     folder = cache_dir()
-    found = [
-        (files, e)
-        for files, e in _scan(folder, games)
-        if not e.temporary and (not wanted or _matches(files, e, wanted))
-    ]
+    tables = [(files, e) for files, e in _scan(folder, games) if not e.temporary]
+    found = [(files, e) for files, e in tables if not wanted or _matches(files, e, wanted)]
     if wanted and not found:  # a named table that is not there is no "all good"
-        cached = sorted({e.name for _, e in _scan(folder, games) if not e.temporary})
+        cached = sorted({e.name for _, e in tables})
         raise click.ClickException(
             f"no table {', '.join(specs)} in {folder}; cached: {', '.join(cached) or 'none'}"
         )
