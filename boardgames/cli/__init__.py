@@ -241,6 +241,18 @@ def _interrupt_again(watch: _InterruptWatch) -> None:
             _thread.interrupt_main(signal.SIGINT)
 
 
+def _forget_unhandled_interrupt() -> None:
+    """Clear CPython's note of an "unhandled" KeyboardInterrupt, so that the status is ours.
+
+    CPython notes one process-wide whenever code that ``exec``/``eval`` run from a string
+    is left by a KeyboardInterrupt (``dataclasses`` and ``namedtuple`` build their methods
+    that way while a module is imported), even when the interrupt is caught further up;
+    at exit it then ends the process by SIGINT (status -2 to a parent process) instead of
+    with the status given to ``sys.exit`` (a Ctrl-C during a lazy import). Every ``exec`` of
+    a string starts by clearing that note, and this one ends without an exception."""
+    exec("")
+
+
 def ctrl_c_noted() -> bool:
     """True when Ctrl-C came while the running command ran, even one that a C callback
     (numba's compiler) dropped: an error after it is the Ctrl-C's doing, not a fault."""
@@ -473,6 +485,7 @@ class LazyGroup(click.Group):
         # the interpreter's last garbage collection walks every object numba loaded
         # (about 0.4 s after a jitted command); frozen objects are skipped
         gc.freeze()
+        _forget_unhandled_interrupt()
         sys.exit(code)
 
     def _run(

@@ -366,3 +366,24 @@ def test_a_compile_that_fails_after_a_dropped_ctrl_c_is_a_stop_not_an_error(
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("Stopped (Ctrl-C) after ") and "0 of 2 steps done" in last, last
     assert "RuntimeError" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "status"), [(["--version"], 0), (["nim", "analyse", "--rows", "x"], 2)]
+)
+def test_the_status_is_the_commands_after_a_ctrl_c_caught_in_an_import(
+    args: list[str], status: int
+) -> None:
+    """CPython notes a KeyboardInterrupt that leaves code run by ``exec`` of a string (a
+    Ctrl-C while a module defines a dataclass) even when it is caught, and under
+    ``python -m`` then ends the process by SIGINT at exit whatever ``sys.exit`` said: a
+    stopped ``python -m boardgames kalah dataset`` ended with status -2, not 130."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.cli.interrupt_in_exec", *args],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == status, run
