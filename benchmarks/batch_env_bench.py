@@ -270,7 +270,11 @@ def main() -> None:
         "load": os.getloadavg(), "runs": args.runs, "seconds": args.seconds, "rows": rows,
     }  # fmt: skip
     out = ROOT / "benchmarks" / "results" / "batch_env.json"
-    if not args.no_dataset:
+    if args.no_dataset and out.exists():  # the dataset's rates of the last run are kept
+        kept = json.loads(out.read_text()).get("dataset")
+        if kept is not None:
+            result["dataset"] = kept
+    else:
         out.write_text(json.dumps(result, indent=2) + "\n")  # the steps, should this be cut
         result["dataset"] = dataset_rates(args.dataset_seconds)
         print(json.dumps(result["dataset"]), flush=True)

@@ -15,7 +15,8 @@ side to move. What comes back, for ``n`` games and ``A`` action ids:
   given);
 - ``info``: ``action_mask`` ``(n, A)`` int8 and ``to_move`` ``(n,)`` int8 of the positions
   returned; ``final_observation`` and ``final_state`` (the finished games' last position,
-  rows of the others are zero) and ``margin`` ``(n,)`` (``player_0``'s final margin).
+  in the positions' integer dtype, rows of the others are zero) and ``margin`` ``(n,)``
+  (``player_0``'s final margin).
 
 A finished game starts again at once (after ``opening`` random moves): the observation
 returned is its new start, the last one is in ``info``. ``reset(seed=...)`` makes a run
@@ -189,10 +190,8 @@ class BatchEnv:
             self.M = np.zeros((2 * n, max(spec.max_moves, 1)), dtype=np.int64)
             size = int(np.prod(self.observation_shape))
             # the kernels' own arrays: the legal masks of the positions (to check the
-            # actions), the finished games' last positions and observations
+            # actions), each game's observations by either player
             self.legal = np.zeros((n, self.num_actions), dtype=np.int8)
-            self.final = np.zeros((n, spec.cells), dtype=np.int64)
-            self.final_obs = np.zeros((n, size), dtype=self.obs_dtype)
             self.views = np.zeros((n, 2, size), dtype=self.obs_dtype)
             self.init_views = np.array(
                 [np.asarray(self.game.observation(init, q)).ravel() for q in (0, 1)],
@@ -457,7 +456,7 @@ class BatchEnv:
         n = self.num_envs
         if not self.synced:
             self._observe(self._self)
-        size = self.final_obs.shape[1]
+        size = self.views.shape[2]
         obs = np.empty((n, size), dtype=self.obs_dtype)
         mask = np.empty((n, self.num_actions), dtype=np.int8)
         movers = np.empty(n, dtype=np.int8)
@@ -466,46 +465,46 @@ class BatchEnv:
         over = np.empty(n, dtype=bool)
         trunc = np.empty(n, dtype=bool)
         status = np.empty(n, dtype=np.int8)
+        # the finished games' last positions and observations, every row written by the
+        # kernel (zero where a game goes on): no second pass over the batch here
+        final = np.empty((n, self.cells), dtype=self.state_dtype)
+        final_obs = np.empty((n, size), dtype=self.obs_dtype)
         bad = self.K.step(
             self.S2, self.W, self.M, acts, active, players, self.params, self._tables(),
             self.setting, self.moves, self.legal, self.views,
             (obs, mask, movers, rewards, margin, over, trunc, status),
-            (self.init, self.init_views, self.final, self.final_obs, self.summary),
+            (self.init, self.init_views, final, final_obs, self.summary),
         )  # fmt: skip
         if bad >= 0:
             raise self._illegal(int(bad), acts)
         ended, unknown = int(self.summary[0]), int(self.summary[1])
         if unknown:
-            self._settle(status, players, obs, mask, movers, rewards, margin, over)
+            self._settle(status, players, (obs, mask, movers, rewards, margin, over),
+                         final, final_obs)  # fmt: skip
         info: dict[str, Any] = {"action_mask": mask, "to_move": movers, "margin": margin}
         if ended:
-            rows = np.flatnonzero(over | trunc)
             if self.setup.opening:  # the openings in Python, then the positions again
-                self._reset_rows(rows)
+                self._reset_rows(np.flatnonzero(over | trunc))
                 self._observe_into(players, obs, mask, movers, status)
-            final = np.zeros((n, self.cells), dtype=np.int64)
-            final[rows] = self.final[rows]
-            final_obs = np.zeros((n, size), dtype=self.obs_dtype)
-            final_obs[rows] = self.final_obs[rows]
             info["final_state"] = final
             info["final_observation"] = final_obs.reshape(n, *self.observation_shape)
         return obs.reshape(n, *self.observation_shape), rewards, over, trunc, info
 
     def _settle(
-        self, status: Any, players: Ints, obs: Any, mask: Any, movers: Any, rewards: Any,
-        margin: Any, over: Any,
-    ) -> None:  # fmt: skip
+        self, status: Any, players: Ints, out: tuple[Any, ...], final: Any, final_obs: Any
+    ) -> None:
         """Rows the kernel met a table entry not seen yet in: the finished position's
         score and observation from the Python codec, the new positions observed again."""
         from boardgames.envs.batch_kernels import FINAL_UNKNOWN, UNKNOWN
 
+        obs, mask, movers, rewards, margin, over = out
         L = self.layout
         assert L is not None
         for i in np.flatnonzero(status & FINAL_UNKNOWN):
-            s = self.final[i]
+            s = final[i].astype(np.int64)
             p = int(self.game.to_move(s))
             q = p if players[i] < 0 else int(players[i])
-            self.final_obs[i] = np.asarray(self.game.observation(s, q)).ravel()
+            final_obs[i] = np.asarray(self.game.observation(s, q)).ravel()
             L.learn(self.game, s)
             if over[i]:
                 m = self.game.outcome(s)

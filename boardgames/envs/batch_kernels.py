@@ -72,6 +72,22 @@ def next_random(rng, i):
 
 
 @njit(cache=True, inline="always")
+def _below(rng, i, count):
+    """A uniformly random integer in ``[0, count)`` from game ``i``'s generator
+    (Lemire's multiply-and-shift on the word's top 32 bits, exact by rejection, which
+    is rare: no division on the common path)."""
+    c = np.uint64(count)
+    m = (next_random(rng, i) >> np.uint64(32)) * c
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < c:
+        floor = (np.uint64(1 << 32) - c) % c
+        while low < floor:
+            m = (next_random(rng, i) >> np.uint64(32)) * c
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
 def _mover(S, r, tm_cell, tm_lut):
     v = S[r, tm_cell]
     if v < 0 or v >= tm_lut.shape[0]:
@@ -123,10 +139,11 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         return _BUILT[key]
     gen_moves, apply_move, result = k.gen_moves, k.apply_move, k.result
 
-    def _legal(S, r, M, p, params, T, mask, i):
+    def _legal(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
         """``mask[i]``: the legal action ids of ``S[r]`` (its mover ``p``); False if an
-        entry is unseen."""
-        keys, vals, nkeys, act = T[4], T[5], T[6], T[7]
+        entry is unseen. (The tables come as arrays, taken out of ``T`` before the loop
+        over the games: under ``parallel`` each take in the loop would count a reference,
+        and every thread would contend for the same count.)"""
         for a in range(mask.shape[1]):
             mask[i, a] = 0
         n = gen_moves(S, r, params, M)
@@ -155,9 +172,12 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         each position seen by either player, kept up to date cell by cell (only the
         observation cells that read a state cell the move changed are looked up again);
         ``out``: obs, mask, movers, rewards, margin, over, trunc, status; ``final``:
-        init and its two views, the finished games' last positions and observations,
-        and ``summary`` (games ended, games with a status)."""
+        init and its two views, the finished games' last positions (in the positions'
+        dtype) and observations (every row written: zero where the game goes on; a row
+        with :data:`FINAL_UNKNOWN` is the caller's to fill), and ``summary`` (games
+        ended, games with a status)."""
         tm_cell, tm_lut, obs_lut, inv = T[0], T[1], T[3], T[8]
+        keys, vals, nkeys, act = T[4], T[5], T[6], T[7]
         rd_start, rd_idx = T[9], T[10]
         obs, mask, movers, rewards, margin, over, trunc, status = out
         init, init_views, fstates, fobs, summary = final
@@ -184,6 +204,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             margin[i] = 0
             rewards[i, 0] = 0.0
             rewards[i, 1] = 0.0
+            ended = False
             if active[i]:
                 p = _mover(S, r, tm_cell, tm_lut)
                 code = apply_move(S, r, inv[p, actions[i]], params)
@@ -204,7 +225,6 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                                         st |= UNKNOWN
                                     views[i, q, j] = y
                 moves[i] += 1
-                ended = False
                 if code == OVER:
                     over[i] = True
                     ended = True
@@ -240,6 +260,11 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                             for j in range(size):
                                 views[i, q, j] = init_views[q, j]
                     moves[i] = 0
+            if not ended:  # the rows of the games that go on are zero
+                for c in range(cells):
+                    fstates[i, c] = 0
+                for j in range(size):
+                    fobs[i, j] = 0
             p = _mover(S, r, tm_cell, tm_lut)
             movers[i] = p
             if p < 0:
@@ -248,7 +273,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, T, mask, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
                     st |= UNKNOWN
                 for a in range(n_actions):
                     legal[i, a] = mask[i, a]
@@ -288,6 +313,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         ``players[i]`` (-1: its side to move), the legal action mask of its side to move
         and that side."""
         tm_cell, tm_lut, obs_src, obs_lut = T[0], T[1], T[2], T[3]
+        keys, vals, nkeys, act = T[4], T[5], T[6], T[7]
         size = views.shape[2]
         for i in prange(S.shape[0] // 2):
             r = 2 * i
@@ -303,7 +329,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, T, mask, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
                     st = UNKNOWN
             status[i] = st
 
@@ -337,7 +363,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             out[i] = -1
             if count == 0:
                 continue
-            k = np.int64(next_random(rng, i) % np.uint64(count))
+            k = _below(rng, i, count)
             for a in range(n_actions):
                 if legal[i, a] != 0:
                     if k == 0:
