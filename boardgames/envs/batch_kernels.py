@@ -71,6 +71,29 @@ def next_random(rng, i):
     return z ^ (z >> np.uint64(31))
 
 
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_AT = np.zeros(64, dtype=np.int64)
+for _k in range(64):
+    _BIT_AT[((_DEBRUIJN.item() << _k) & (2**64 - 1)) >> 58] = _k
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(d):
+    """The index of the lowest set bit of ``d`` (a uint64, not 0): de Bruijn."""
+    return _BIT_AT[((d & (~d + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True, inline="always")
+def _below_cell(k, bits):
+    """The bits of the first ``k`` cells of a word of ``bits``-bit cells (all of them
+    from ``64 // bits`` on, none below 1)."""
+    if k <= 0:
+        return np.uint64(0)
+    if k * bits >= 64:
+        return np.uint64(0xFFFFFFFFFFFFFFFF)
+    return (np.uint64(1) << np.uint64(k * bits)) - np.uint64(1)
+
+
 @njit(cache=True, inline="always")
 def _below(rng, i, count):
     """A uniformly random integer in ``[0, count)`` from game ``i``'s generator
@@ -139,21 +162,39 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         return _BUILT[key]
     gen_moves, apply_move, result = k.gen_moves, k.apply_move, k.result
 
-    def _legal(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
-        """``mask[i]``: the legal action ids of ``S[r]`` (its mover ``p``); False if an
-        entry is unseen. (The tables come as arrays, taken out of ``T`` before the loop
-        over the games: under ``parallel`` each take in the loop would count a reference,
-        and every thread would contend for the same count.)"""
-        for a in range(mask.shape[1]):
-            mask[i, a] = 0
+    def _legal(S, r, M, p, params, keys, vals, nkeys, act, mask, legal, i):
+        """``mask[i]`` and ``legal[i]`` (the same array or two): the legal action ids of
+        ``S[r]`` (its mover ``p``); False if an entry is unseen. Up to 64 action ids the
+        row is gathered in one word and written once. (The tables come as arrays, taken
+        out of ``T`` before the loop over the games: under ``parallel`` each take in the
+        loop would count a reference, and every thread would contend for the same
+        count.)"""
+        n_actions = mask.shape[1]
         n = gen_moves(S, r, params, M)
         good = True
+        if n_actions <= 64:
+            bits = np.uint64(0)
+            for t in range(n):
+                a = _action(p, M[r, t], keys, vals, nkeys, act)
+                if a < 0:
+                    good = False
+                else:
+                    bits |= np.uint64(1) << np.uint64(a)
+            for a in range(n_actions):
+                v = np.int8((bits >> np.uint64(a)) & np.uint64(1))
+                mask[i, a] = v
+                legal[i, a] = v
+            return good
+        for a in range(n_actions):
+            mask[i, a] = 0
         for t in range(n):
             a = _action(p, M[r, t], keys, vals, nkeys, act)
             if a < 0:
                 good = False
             else:
                 mask[i, a] = 1
+        for a in range(n_actions):
+            legal[i, a] = mask[i, a]
         return good
 
     legal_of = njit(inline="always")(_legal)
@@ -186,6 +227,8 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         cells = fstates.shape[1]
         words = W.shape[1]
         per = width // words
+        bits = 64 // per
+        ones = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - bits)  # one cell's bits
         read = rd_start.shape[1] - 1
         size = views.shape[2]
         n_values = obs_lut.shape[2]
@@ -209,21 +252,23 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 p = _mover(S, r, tm_cell, tm_lut)
                 code = apply_move(S, r, inv[p, actions[i]], params)
                 for w in range(words):  # the cells the move changed, a word at a time
-                    if W[r + 1, w] == W[r, w]:
+                    d = W[r + 1, w] ^ W[r, w]
+                    if d == 0:
                         continue
-                    for c in range(w * per, w * per + per):
-                        x = S[r + 1, c]
-                        if x == S[r, c]:
-                            continue
-                        S[r, c] = x
-                        if c < read:
-                            for q in range(2):
-                                for t in range(rd_start[q, c], rd_start[q, c + 1]):
-                                    j = rd_idx[q, t]
-                                    y = obs_lut[q, j, x] if 0 <= x < n_values else -1
-                                    if y < 0:
-                                        st |= UNKNOWN
-                                    views[i, q, j] = y
+                    W[r, w] = W[r + 1, w]
+                    d &= _below_cell(read - w * per, bits)  # the cells observed
+                    while d != 0:  # each changed cell, by its lowest set bit
+                        off = _lowest_bit(d) // bits
+                        d &= ~(ones << np.uint64(off * bits))
+                        c = w * per + off
+                        x = S[r, c]
+                        for q in range(2):
+                            for t in range(rd_start[q, c], rd_start[q, c + 1]):
+                                j = rd_idx[q, t]
+                                y = obs_lut[q, j, x] if 0 <= x < n_values else -1
+                                if y < 0:
+                                    st |= UNKNOWN
+                                views[i, q, j] = y
                 moves[i] += 1
                 if code == OVER:
                     over[i] = True
@@ -273,10 +318,8 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, legal, i):
                     st |= UNKNOWN
-                for a in range(n_actions):
-                    legal[i, a] = mask[i, a]
             status[i] = st
         ended_count = 0
         unknown = 0
@@ -329,7 +372,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, mask, i):
                     st = UNKNOWN
             status[i] = st
 

@@ -78,6 +78,13 @@ def test_the_batch_agrees_with_the_single_environment(name: str, options: dict[s
     agree(name, options, STEPS)
 
 
+def test_the_batch_agrees_with_more_than_64_action_ids() -> None:
+    """Up to 64 action ids a game's legal mask is gathered in one word; Nim with eight
+    rows of 20 has 160, the other path."""
+    assert batch("nim", 1, rows=(20,) * 8, parallel=False).num_actions > 64
+    agree("nim", {"rows": (20,) * 8}, STEPS)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name, options", SETUPS, ids=IDS)
 def test_the_batch_agrees_on_long_runs(name: str, options: dict[str, Any]) -> None:
