@@ -11,8 +11,9 @@ one-game loops) and played, with everything each library returns for it (ours: t
 observations, legal masks, rewards, terminated/truncated, the side to move, and the last
 observation and position of every finished game), finished games restarted. Each
 measurement runs about ``--seconds``; the median of ``--runs`` is kept; at each batch size
-ours and pgx are measured in turns (ours, pgx, ours, pgx ...), so that the machine's load
-falls on both alike. Compile and warm-up time is left out (measured apart for ours).
+ours, pgx and the one-game loops are measured in turns (ours, pgx, PettingZoo, OpenSpiel,
+ours, pgx ...), so that the machine's load falls on all of them alike and every ratio
+compares runs made at the same time. Compile and warm-up time is left out (measured apart for ours).
 
     nice python benchmarks/batch_env_bench.py --runs 3 --seconds 1
 
@@ -46,12 +47,6 @@ def rate(step: Callable[[], int], seconds: float) -> float:
     return done / (time.perf_counter() - t0)
 
 
-def timed(step: Callable[[], int], seconds: float, runs: int) -> float:
-    """Median steps/s of ``step`` over ``runs`` runs (after one call to warm up)."""
-    step()
-    return statistics.median(rate(step, seconds) for _ in range(runs))
-
-
 def interleaved(
     steps: dict[str, Callable[[], int] | None], seconds: float, runs: int
 ) -> dict[str, float | None]:
@@ -82,7 +77,8 @@ def ours(name: str, n: int, parallel: bool, **options: Any) -> Callable[[], int]
     return step
 
 
-def pettingzoo_loop(env: Any, seconds: float, runs: int) -> float:
+def pettingzoo_loop(env: Any) -> Callable[[], int]:
+    """A hundred random moves in one PettingZoo AEC game (restarted when it ends)."""
     rng = np.random.default_rng(0)
     env.reset(seed=0)
 
@@ -97,10 +93,11 @@ def pettingzoo_loop(env: Any, seconds: float, runs: int) -> float:
             done += 1
         return done
 
-    return timed(step, seconds, runs)
+    return step
 
 
-def openspiel_loop(game_name: str, seconds: float, runs: int) -> float:
+def openspiel_loop(game_name: str) -> Callable[[], int]:
+    """Two hundred random moves in one OpenSpiel game (a Python loop over the C++ game)."""
     import pyspiel
 
     game = pyspiel.load_game(game_name)
@@ -119,7 +116,7 @@ def openspiel_loop(game_name: str, seconds: float, runs: int) -> float:
         box["state"] = state
         return done
 
-    return timed(step, seconds, runs)
+    return step
 
 
 def pgx_step(n: int) -> Callable[[], int] | None:
@@ -228,17 +225,17 @@ def main() -> None:
             warm.reset(seed=0)
             warm.step(warm.random_actions())
         compile_s = time.perf_counter() - t0
-        base: dict[str, float | None] = {}
+        # the one-game loops are measured in turns with ours at every batch size, so
+        # that each ratio compares runs made at the same time on this shared machine
+        base: dict[str, Callable[[], int]] = {}
         if name == "connect4":
             from pettingzoo.classic import connect_four_v3
 
-            base["pettingzoo connect_four_v3"] = pettingzoo_loop(
-                connect_four_v3.env(), args.seconds, args.runs
-            )
+            base["pettingzoo connect_four_v3"] = pettingzoo_loop(connect_four_v3.env())
         base["pettingzoo boardgames.envs.make"] = pettingzoo_loop(
-            boardgames.envs.make(name, **options), args.seconds, args.runs
+            boardgames.envs.make(name, **options)
         )
-        base[f"openspiel {spiel_name}"] = openspiel_loop(spiel_name, args.seconds, args.runs)
+        base[f"openspiel {spiel_name}"] = openspiel_loop(spiel_name)
         for n in sizes:
             row: dict[str, Any] = {"game": name, "batch": n}
             row.update(
@@ -251,15 +248,15 @@ def main() -> None:
                             else None
                         ),
                         "pgx": pgx_step(n) if name == "connect4" else None,
+                        **base,
                     },
                     args.seconds,
                     args.runs,
                 )
             )
-            row.update(base)
             best = max(row["batch serial"], row["batch parallel"] or 0.0)
-            for key, value in base.items():
-                row[f"x {key}"] = round(best / value, 1) if value else None
+            for key in base:
+                row[f"x {key}"] = round(best / row[key], 1) if row[key] else None
             row["x pgx"] = round(best / row["pgx"], 2) if row["pgx"] else None
             row["compile_seconds"] = round(compile_s, 1)
             rows.append(row)

@@ -95,6 +95,23 @@ def _below_cell(k, bits):
 
 
 @njit(cache=True, inline="always")
+def _see(S, r, c, i, views, rd_start, rd_idx, obs_lut):
+    """Game ``i``'s views of the observation cells that read state cell ``c`` (now
+    ``S[r, c]``), by either player; False if an entry is unseen."""
+    x = S[r, c]
+    n_values = obs_lut.shape[2]
+    good = True
+    for q in range(2):
+        for t in range(rd_start[q, c], rd_start[q, c + 1]):
+            j = rd_idx[q, t]
+            y = obs_lut[q, j, x] if 0 <= x < n_values else -1
+            if y < 0:
+                good = False
+            views[i, q, j] = y
+    return good
+
+
+@njit(cache=True, inline="always")
 def _below(rng, i, count):
     """A uniformly random integer in ``[0, count)`` from game ``i``'s generator
     (Lemire's multiply-and-shift on the word's top 32 bits, exact by rejection, which
@@ -231,7 +248,6 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         ones = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - bits)  # one cell's bits
         read = rd_start.shape[1] - 1
         size = views.shape[2]
-        n_values = obs_lut.shape[2]
         n_actions = legal.shape[1]
         for i in range(n):
             if active[i]:
@@ -252,23 +268,28 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 p = _mover(S, r, tm_cell, tm_lut)
                 code = apply_move(S, r, inv[p, actions[i]], params)
                 for w in range(words):  # the cells the move changed, a word at a time
-                    d = W[r + 1, w] ^ W[r, w]
-                    if d == 0:
-                        continue
-                    W[r, w] = W[r + 1, w]
-                    d &= _below_cell(read - w * per, bits)  # the cells observed
-                    while d != 0:  # each changed cell, by its lowest set bit
-                        off = _lowest_bit(d) // bits
-                        d &= ~(ones << np.uint64(off * bits))
-                        c = w * per + off
-                        x = S[r, c]
-                        for q in range(2):
-                            for t in range(rd_start[q, c], rd_start[q, c + 1]):
-                                j = rd_idx[q, t]
-                                y = obs_lut[q, j, x] if 0 <= x < n_values else -1
-                                if y < 0:
-                                    st |= UNKNOWN
-                                views[i, q, j] = y
+                    if per == 8:  # one-byte cells, few changed: by their lowest set bits
+                        d = W[r + 1, w] ^ W[r, w]
+                        if d == 0:
+                            continue
+                        W[r, w] = W[r + 1, w]
+                        d &= _below_cell(read - w * per, bits)  # the cells observed
+                        while d != 0:
+                            off = _lowest_bit(d) // bits
+                            d &= ~(ones << np.uint64(off * bits))
+                            c = w * per + off
+                            if not _see(S, r, c, i, views, rd_start, rd_idx, obs_lut):
+                                st |= UNKNOWN
+                    else:  # wider cells (a sowing changes most of a word): in turn
+                        if W[r + 1, w] == W[r, w]:
+                            continue
+                        for c in range(w * per, w * per + per):
+                            x = S[r + 1, c]
+                            if x == S[r, c]:
+                                continue
+                            S[r, c] = x
+                            if c < read and not _see(S, r, c, i, views, rd_start, rd_idx, obs_lut):
+                                st |= UNKNOWN
                 moves[i] += 1
                 if code == OVER:
                     over[i] = True
