@@ -59,11 +59,11 @@ from boardgames.envs.layout import Layout, learn_layout
 
 OWN_KEYWORDS = ("parallel", "max_moves", "seed")
 PARALLEL_FROM: int | None = None
-"""``parallel="auto"`` uses threads from this many games (None: never). Measured on the
-development machine (2 cores shared with other jobs, load 6-7), the threaded kernels
-were 10-20x slower than the serial ones at every batch size (every kernel call waits for
-a descheduled thread): benchmarks/batch_env_bench.py. Give ``parallel=True`` on a machine
-with idle cores."""
+"""``parallel="auto"`` uses threads from this many games (None: never). On the 2-core
+development machine the threaded kernels gain 1.2-1.5x from 1,024 games when the cores
+are idle, and are 5-100x slower than the serial ones when other jobs share them (every
+kernel call waits for a descheduled thread): benchmarks/batch_env_bench.py. Give
+``parallel=True`` on a machine with idle cores."""
 PLAYOUT_LIMIT = 100_000
 
 Ints = npt.NDArray[np.int64]
