@@ -171,6 +171,10 @@ def test_an_opened_link_is_not_merged_into_the_saved_game(desk: Any, server: str
     page = desk
     base = server.split("/?")[0]
     stored = "() => JSON.parse(localStorage.getItem('boardgames.play')).tree.c.map(c => c.t)"
+    # both sides people (kept for the links below): the program to move at the end of a
+    # link's line would move, and its move would change the link the reload opens
+    for k in (0, 1):
+        page.select_option(f"#g-side{k}", "human")
     page.goto(f"{base}/#connect4/4,4,5")
     page.wait_for_function("() => document.querySelector('#g-board').dataset.moves === '3'")
     page.reload()  # the page's own link again: the saved game, as it was
