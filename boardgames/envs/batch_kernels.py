@@ -84,6 +84,15 @@ def _lowest_bit(d):
 
 
 @njit(cache=True, inline="always")
+def _popcount(x):
+    """The number of set bits of ``x`` (a uint64)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
 def _below_cell(k, bits):
     """The bits of the first ``k`` cells of a word of ``bits``-bit cells (all of them
     from ``64 // bits`` on, none below 1)."""
@@ -418,13 +427,25 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
 
     def random_actions(legal, rng, out):
         """A uniformly random legal action id of each game (``legal`` its mask; -1 if
-        none), from the game's own generator."""
+        none), from the game's own generator. Up to 64 action ids the row is read into
+        one word and the chosen set bit found without a branch per action."""
         n_actions = legal.shape[1]
         for i in prange(legal.shape[0]):
+            out[i] = -1
+            if n_actions <= 64:
+                bits = np.uint64(0)
+                for a in range(n_actions):
+                    bits |= np.uint64(legal[i, a] != 0) << np.uint64(a)
+                if bits == 0:
+                    continue
+                k = _below(rng, i, _popcount(bits))
+                for _ in range(k):  # drop the k lowest legal ids
+                    bits &= bits - np.uint64(1)
+                out[i] = _lowest_bit(bits)
+                continue
             count = 0
             for a in range(n_actions):
                 count += legal[i, a] != 0
-            out[i] = -1
             if count == 0:
                 continue
             k = _below(rng, i, count)
