@@ -326,6 +326,37 @@ def test_a_bad_field_is_named_as_labelled_and_sends_nothing(
 
 
 @pytest.mark.browser
+def test_a_field_typed_while_the_game_opens_is_kept_and_its_error_stays(
+    browser: Any, server: str
+) -> None:
+    """The person types a bad value and presses New game while the game they chose is still
+    opening (a slow server): the late answer neither rebuilds the form over what they typed
+    nor clears the error line (a CI flake, and a person's lost edit)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    page.wait_for_function("() => document.querySelector('#g-board').dataset.game")
+    held: list[Any] = []
+    page.route("**/api/games/nim/position", lambda route: held.append(route))
+    page.select_option("#g-game", "nim")
+    page.wait_for_selector("#g-opt-rows")
+    page.fill("#g-opt-rows", "3 0 5")
+    page.click("#g-new")
+    page.wait_for_selector("#g-error:visible")
+    assert held, "the opening of nim was not held back"
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(500)  # the late answer has arrived and been dropped
+    assert page.input_value("#g-opt-rows") == "3 0 5"
+    assert page.is_visible("#g-error")
+    assert "(not 0)" in page.inner_text("#g-error")
+    ctx.close()
+    assert errors == []
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize(
     ("value", "said"),
     [

@@ -42,6 +42,7 @@ const play = {
   generation: 0,        // a new game: older answers are stale
   shown: 0,             // each step: older positions are stale
   opening: 0,           // each game opened: an older one that answers late is dropped
+  edits: 0,             // each edit of an option field: an opening that answers later keeps it
   autoChosen: null,     // the person's own Auto-analyse choice (null: the level's default)
   autoTimer: null,
   autoPending: false,   // Auto-analyse starts in a moment
@@ -370,16 +371,19 @@ function optionProblem(option, value, input) {
   return null;
 }
 
-// Show game `name`'s form, its fields at `values` (the defaults where absent).
-function playChoose(name, values = {}) {
+// Show game `name`'s form, its fields at `values` (the defaults where absent). `keep`: the
+// fields stay as they are (the person edited them while the game was opening).
+function playChoose(name, values = {}, keep = false) {
   const spec = play.games.find((g) => g.name === name) || play.games[0];
   $("#g-game").value = spec.name;
   $("#g-summary").textContent = spec.summary;
   const box = $("#g-options");
-  clear(box);
-  for (const option of spec.options) {
-    const value = values[option.name] === undefined ? option.default : values[option.name];
-    playField(option, box, value);
+  if (!keep) {
+    clear(box);
+    for (const option of spec.options) {
+      const value = values[option.name] === undefined ? option.default : values[option.name];
+      playField(option, box, value);
+    }
   }
   $("#g-side0-label").textContent = `${playCapital(playerName(0, spec))} (moves first)`;
   $("#g-side1-label").textContent = playCapital(playerName(1, spec));
@@ -425,10 +429,13 @@ async function playOpen(desc, tree = null) {
   const body = { options: desc.options || {}, position: desc.start || null, moves: desc.moves || [] };
   if (desc.record) body.record = desc.record;
   const ticket = ++play.opening;
+  const edits = play.edits;
   const pos = await api(`/api/games/${encodeURIComponent(spec.name)}/position`, body);
   if (ticket !== play.opening) return null;  // another game was opened meanwhile
   playStopAll();
-  play.spec = playChoose(spec.name, pos.options);
+  // what the person typed into this game's fields meanwhile is theirs: it stays
+  const typed = play.edits !== edits && $("#g-game").value === spec.name;
+  play.spec = playChoose(spec.name, pos.options, typed);
   play.generation += 1;
   play.options = pos.options;
   play.start = pos.position || "";
@@ -457,6 +464,7 @@ function withFormOptions(desc, options) {
 }
 
 async function playNew() {
+  play.opening += 1;  // a game still opening is dropped: this one is what the person asked for
   try {
     const options = playReadOptions();
     const text = $("#g-record").value;
@@ -1329,6 +1337,7 @@ function playKeys(event) {
 
 async function playInit() {
   $("#g-new").addEventListener("click", playNew);
+  for (const kind of ["input", "change"]) $("#g-options").addEventListener(kind, () => { play.edits += 1; });
   $("#g-game").addEventListener("change", () => {
     playChoose($("#g-game").value);
     $("#g-record").value = "";
