@@ -118,6 +118,7 @@ def main() -> None:
     game = Kalah(6, 4, "classic", "store")
     root = game.initial_state()
     searcher = NumbaSearcher(game, 64.0)
+    searcher.compile_fast(root)  # plain alpha-beta on the kernels specialised to the board
     # the depth-limited (exact) strategies only: a Monte Carlo strategy, where registered,
     # is not part of this benchmark
     exact = [n for n, s in STRATEGIES.items() if getattr(s, "exact", True)]

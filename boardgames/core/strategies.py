@@ -17,6 +17,7 @@ only when a numba search runs.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -126,10 +127,46 @@ class NumbaSearcher:
         self.game = game
         self.spec = kernel_spec(game)
         self.engine = K.build_engine(self.spec.kernels)
-        fast = self.spec.fast
-        self.fast_engine = K.build_engine(fast) if fast is not None else self.engine
-        """The engine whose ``alphabeta`` runs plain alpha-beta (compiled on first use)."""
+        self.fast_engine: Any = None
+        """The engine whose ``alphabeta`` runs plain alpha-beta, once chosen
+        (:meth:`plain_engine`); set it to pin one."""
         self.ws = K.Workspace(self.spec.cells, self.spec.max_moves, self.spec.max_value, tt_mib)
+
+    def plain_engine(self) -> Any:
+        """The engine for plain alpha-beta: the game's kernels specialised to the board
+        (``KernelSpec.fast``) once some process compiled them (:meth:`compile_fast`, a step
+        of ``boardgames cache warm``); until then the generic kernels (compiled once for
+        every board of the game: the same tree, value and move, only slower) while a
+        background warm-up of the game compiles them. No search waits for a compile of a
+        board's own kernels."""
+        if self.fast_engine is not None:
+            return self.fast_engine
+        fast = self.spec.fast
+        if fast is None:
+            self.fast_engine = self.engine
+            return self.engine
+        from boardgames.core import warmup
+
+        if warmup.is_ready(fast_marker(self.game, fast)):
+            self.fast_engine = self.K.build_engine(fast)
+            return self.fast_engine
+        warmup.warm_in_background(plugin_of(self.game).name)
+        return self.engine
+
+    def compile_fast(self, state: State) -> None:
+        """Compile (or load) the specialised kernels of plain alpha-beta, by a one-ply
+        search from ``state``, and mark them ready for every process (a warm step)."""
+        fast = self.spec.fast
+        if fast is None:
+            return
+        from boardgames.core import warmup
+
+        engine = self.K.build_engine(fast)
+        self.ws.reset(np.asarray(state, dtype=np.int64), None)
+        self.K.run_alphabeta(engine, self.ws, self._params(state), 1, False, -INFINITY, INFINITY)
+        with contextlib.suppress(OSError):  # unmarked, they load from the cache when used
+            warmup.mark_ready(fast_marker(self.game, fast))
+        self.fast_engine = engine
 
     @property
     def tt_bytes(self) -> int:
@@ -157,7 +194,8 @@ class NumbaSearcher:
         if kind == "minimax":
             value = K.run_minimax(self.engine, ws, params, depth, again_is_ply)
         elif kind == "alphabeta":
-            value = K.run_alphabeta(self.fast_engine, ws, params, depth, again_is_ply, alpha, beta)
+            engine = self.plain_engine()
+            value = K.run_alphabeta(engine, ws, params, depth, again_is_ply, alpha, beta)
         else:
             if again_is_ply:
                 flags |= K.AGAIN_IS_PLY
@@ -338,6 +376,12 @@ class NumbaSearcher:
 
 
 _SEARCHERS: dict[tuple[Game, float], NumbaSearcher] = {}
+
+
+def fast_marker(game: Game, fast: Any) -> str:
+    """The ready marker (``core.warmup``) of specialised kernels ``fast`` of ``game``'s
+    plugin: their tag names the settings and the kernel sources."""
+    return f"{plugin_of(game).name}.fast-{fast.tag}"
 
 
 def numba_searcher(game: Game, tt_mib: float = DEFAULT_TT_MIB) -> NumbaSearcher:

@@ -404,7 +404,9 @@ SPECIALISED_BOARD = (6, "classic", False)
 specialised kernels (about 1.4x faster there: benchmarks/engine_bench.py): the default
 board. Every other board searches with the generic kernels, so a game's kernels compile
 once for every board and rule set instead of once for each (the test suite touches
-dozens)."""
+dozens). Even there, the specialised kernels are used only once a background warm-up
+(``boardgames cache warm kalah``) compiled them; until then the generic ones search
+(``NumbaSearcher.plain_engine``)."""
 
 
 def kernel_spec(game: Kalah) -> KernelSpec:

@@ -171,3 +171,41 @@ def test_specialised_kernels_are_tagged_by_their_settings() -> None:
         for c in (False, True)
     }
     assert len(tags) == 16
+
+
+def test_plain_alphabeta_never_waits_for_the_boards_own_kernels(monkeypatch) -> None:
+    """Issue 47: until a warm-up compiled the kernels specialised to the default board,
+    plain alpha-beta searches with the generic kernels (compiled once for every board) and
+    a background warm-up of the game is asked for; once they are marked ready, a new
+    searcher takes them. Nothing here compiles the specialised kernels."""
+    from boardgames.core import strategies, warmup
+    from boardgames.core.strategies import NumbaSearcher, fast_marker
+
+    game = Kalah(6, 4, "classic", "store")
+    asked: list[str] = []
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: asked.append(group) or True)
+    monkeypatch.setattr(warmup, "is_ready", lambda marker: False)
+    searcher = NumbaSearcher(game, tt_mib=0.05)
+    assert searcher.spec.fast is not None
+    assert searcher.plain_engine() is searcher.engine
+    assert asked == ["kalah"]
+    a = searcher.run("alphabeta", game.initial_state(), 3)  # the generic kernels search
+    ref = strategies.run_strategy("alphabeta", game, game.initial_state(), 3, engine="python")
+    assert (a.value, a.best_move, a.nodes) == (ref.value, ref.best_move, ref.nodes)
+
+    marker = fast_marker(game, searcher.spec.fast)
+    assert marker.startswith("kalah.fast-kalah-") and "-m6-" in marker  # named by its settings
+    monkeypatch.setattr(warmup, "is_ready", lambda name: name == marker)
+    later = NumbaSearcher(game, tt_mib=0.05)
+    engine = later.plain_engine()
+    assert engine is not later.engine and engine.kernels.tag == searcher.spec.fast.tag
+    assert later.plain_engine() is engine  # chosen once
+
+
+def test_plain_alphabeta_on_other_boards_is_the_generic_engine(monkeypatch) -> None:
+    from boardgames.core import warmup
+    from boardgames.core.strategies import NumbaSearcher
+
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: pytest.fail(group))
+    searcher = NumbaSearcher(Kalah(4, 3), tt_mib=0.05)
+    assert searcher.plain_engine() is searcher.engine

@@ -5,7 +5,7 @@ Each function is one step of the warm-up (``boardgames/cli/cache.py`` lists the 
 none holds kernel code of its own. Kernel code depends on the argument types only, except
 plain alpha-beta's rule kernels, which are specialised to a board (pits, rules, evaluation;
 ``kalah.kernels.specialised_kernels``): those are compiled for the board ``compare kalah``
-uses by default, 6 pits classic with the store evaluation.
+uses by default, 6 pits classic, with the store evaluation and Tseitin's.
 """
 
 from __future__ import annotations
@@ -105,13 +105,19 @@ def endgame() -> None:
 
 def compare() -> None:
     """``compare kalah``: every exact strategy of the numba searcher, one ply, on the
-    command's default board (6 x 6 classic, store evaluation)."""
+    command's default board (6 x 6 classic, store evaluation); and plain alpha-beta's
+    kernels specialised to that board, with the store evaluation (compare's) and
+    Tseitin's (the program's): until they are compiled, plain alpha-beta searches with
+    the generic kernels."""
     from boardgames.core.strategies import EXACT_STRATEGIES, numba_searcher
 
     game = Kalah(PITS, SEEDS, "classic", "store")
     searcher = numba_searcher(game)
     for strategy in EXACT_STRATEGIES:
         searcher.run(strategy, game.initial_state(), 1)
+    for evaluation in ("store", "tseitin"):
+        board = Kalah(PITS, SEEDS, "classic", evaluation)
+        numba_searcher(board).compile_fast(board.initial_state())
 
 
 def mcts() -> None:
