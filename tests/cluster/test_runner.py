@@ -249,3 +249,50 @@ def test_one_worker_of_each_machine_warms_first(dask_cluster: DaskCluster) -> No
         first, rest = _one_per_host(runner.client)
         assert (len(first), len(rest)) == (1, 1)  # both on 127.0.0.1
         assert set(runner.warm(time.sleep, 0)) == {*first, *rest}
+
+
+# --- a Ctrl-C while a local cluster cannot close in time ---------------------------------------
+
+
+class _SlowNanny:
+    """A nanny whose worker is a real process (a sleeping Python)."""
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+
+        self.proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        self.graceful = False
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def close_gracefully(self) -> None:
+        self.graceful = True
+
+
+class _StuckCluster:
+    """A local cluster whose close times out (a worker still starting on a loaded machine,
+    as a loaded CI run met: the command then waited 10 s more in Dask's exit handler)."""
+
+    status = "Status.closing"
+    shutdown_on_close = True
+
+    def __init__(self) -> None:
+        self.workers = {0: _SlowNanny(), 1: _SlowNanny()}
+
+    def close(self, timeout: float) -> None:
+        raise TimeoutError("the cluster did not close in time")
+
+
+def test_a_stop_kills_the_workers_and_leaves_nothing_to_wait_for_at_exit() -> None:
+    runner = Runner(parse_cluster("local:2"))
+    cluster = _StuckCluster()
+    runner.cluster = cluster
+    runner.close(now=True)
+    assert runner.cluster is None
+    for nanny in cluster.workers.values():
+        assert nanny.graceful  # told first: a killed worker is not started again
+        assert nanny.proc.wait(timeout=5) == -9  # killed, not left running
+    assert cluster.shutdown_on_close is False  # Dask's exit handler leaves it alone

@@ -286,17 +286,22 @@ class Runner:
         client, cluster = self.client, self.cluster
         self.client = self.cluster = None
         if now and cluster is not None:
-            for nanny in list(getattr(cluster, "workers", {}).values()):
+            for nanny in _nannies(cluster):
                 with contextlib.suppress(Exception):
-                    pid = nanny.pid
-                    if pid:
-                        os.kill(pid, signal.SIGKILL)
+                    nanny.close_gracefully()  # a worker killed now is not started again
+            _kill_workers(cluster)
         if client is not None:
             with contextlib.suppress(Exception):
                 client.close(timeout=2)
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close(timeout=2)
+            if now and str(getattr(cluster, "status", "")) != "Status.closed":
+                # not closed in time (a worker still starting on a loaded machine): its
+                # workers are killed, and Dask's exit handler does not wait for it again
+                # (it would, 10 s more, after the command said it stopped)
+                _kill_workers(cluster)
+                cluster.shutdown_on_close = False
 
     # --- the run ---------------------------------------------------------------------------
 
@@ -485,6 +490,23 @@ class Runner:
             else "rerun with --checkpoint FILE to keep finished tasks next time"
         )
         return ClusterError(f"lost the Dask scheduler at {self.where}; {kept}")
+
+
+def _nannies(cluster: Any) -> list[Any]:
+    """The nannies of a local cluster (each runs one worker process)."""
+    with contextlib.suppress(Exception):
+        return list(getattr(cluster, "workers", {}).values())
+    return []
+
+
+def _kill_workers(cluster: Any) -> None:
+    """Kill the worker processes of a local cluster now (a running kernel does not stop
+    when its task is cancelled)."""
+    for nanny in _nannies(cluster):
+        with contextlib.suppress(Exception):
+            pid = nanny.pid
+            if pid:
+                os.kill(pid, signal.SIGKILL)
 
 
 def _one_per_host(client: Any) -> tuple[list[str], list[str]]:
