@@ -57,10 +57,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from boardgames.connect4.game import ConnectFour
+from boardgames.core.bits import popcount
 from boardgames.core.memory import huge_zeros
 from boardgames.core.prefetch import prefetch
 from boardgames.core.progress import run_in_thread
@@ -113,19 +113,6 @@ C_NODES, C_LIMIT, C_BITS, C_DONE = 0, 1, 2, 3
 
 
 # --- bit tricks ---------------------------------------------------------------------------
-
-
-@intrinsic
-def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """The set bits of a uint64 (one ``popcnt``)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +250,7 @@ def _search(cur0, mask0, n0, beta0, g, cols, colmask, tt, fu, fi, counters, flag
                         if c == ttcol:
                             sc = 1 << 20
                         else:
-                            sc = _popcount(_winning(cur | m, mask | m, h1, board))
+                            sc = popcount(_winning(cur | m, mask | m, h1, board))
                         if n + 1 > SYMMETRY_PLIES:
                             prefetch(tt, np.int64(((opp + (mask | m)) * MULT) >> shift))
                         j = count

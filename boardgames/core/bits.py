@@ -1,4 +1,5 @@
-"""``top_bit(x)``: the index of the highest set bit of a nonzero uint64, for numba kernels.
+"""``top_bit(x)``: the index of the highest set bit of a nonzero uint64, for numba kernels;
+``popcount(x)``: its set bits.
 
 It is LLVM's count-leading-zeros (one ``lzcnt`` or ``bsr`` instruction on x86), which
 numba has no function for; ``63 - ctlz``. Branch-free searches use it to jump from a
@@ -34,3 +35,20 @@ def _top_bit(typingctx, x):  # type: ignore[no-untyped-def]
 top_bit: Callable[[Any], Any] = _top_bit  # type: ignore[assignment]
 """Index (0..63) of the highest set bit of ``x`` as a uint64, in a numba kernel; ``x``
 must not be 0."""
+
+
+@intrinsic
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """The set bits of a uint64 (one ``popcnt``)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+popcount: Callable[[Any], Any] = _popcount  # type: ignore[assignment]
+"""The number of set bits of ``x`` as a uint64, in a numba kernel (LLVM's ``ctpop``)."""

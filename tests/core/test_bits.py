@@ -1,4 +1,5 @@
-"""top_bit, the count-leading-zeros intrinsic, against Python's int.bit_length."""
+"""top_bit, the count-leading-zeros intrinsic, against Python's int.bit_length; popcount,
+LLVM's ctpop, against int.bit_count."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit
 
-from boardgames.core.bits import top_bit
+from boardgames.core.bits import popcount, top_bit
 
 
 @njit(cache=True)
@@ -34,3 +35,13 @@ def test_highest_set_bit_of_any_nonzero_word(x: int) -> None:
 def test_signed_words_as_their_bits(x: int) -> None:
     assert _top_signed(np.int64(x)) == x.bit_length() - 1
     assert _top_signed(np.int64(-x)) == 63  # the sign bit is the highest
+
+
+@njit(cache=True)
+def _count(x: np.uint64) -> np.int64:
+    return popcount(x)
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+def test_popcount_of_any_word(x: int) -> None:
+    assert _count(np.uint64(x)) == x.bit_count()
