@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from boardgames.core.bits import popcount
 from boardgames.core.kernels import NOT_OVER, OVER, GameCache, GameKernels, kernel_tag
 
 OK, UNKNOWN, FINAL_UNKNOWN = 0, 1, 2
@@ -81,15 +82,6 @@ for _k in range(64):
 def _lowest_bit(d):
     """The index of the lowest set bit of ``d`` (a uint64, not 0): de Bruijn."""
     return _BIT_AT[((d & (~d + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    """The number of set bits of ``x`` (a uint64)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
@@ -438,7 +430,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                     bits |= np.uint64(legal[i, a] != 0) << np.uint64(a)
                 if bits == 0:
                     continue
-                k = _below(rng, i, _popcount(bits))
+                k = _below(rng, i, popcount(bits))
                 for _ in range(k):  # drop the k lowest legal ids
                     bits &= bits - np.uint64(1)
                 out[i] = _lowest_bit(bits)
