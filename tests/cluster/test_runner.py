@@ -8,6 +8,7 @@ import json
 import math
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -276,7 +277,7 @@ class _StuckCluster:
     """A local cluster whose close times out (a worker still starting on a loaded machine,
     as a loaded CI run met: the command then waited 10 s more in Dask's exit handler)."""
 
-    status = "Status.closing"
+    status = SimpleNamespace(name="closing")  # as Dask's Status enum: its member's name
     shutdown_on_close = True
 
     def __init__(self) -> None:

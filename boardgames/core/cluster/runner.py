@@ -296,7 +296,7 @@ class Runner:
         if cluster is not None:
             with contextlib.suppress(Exception):
                 cluster.close(timeout=2)
-            if now and str(getattr(cluster, "status", "")) != "Status.closed":
+            if now and getattr(getattr(cluster, "status", None), "name", "") != "closed":
                 # not closed in time (a worker still starting on a loaded machine): its
                 # workers are killed, and Dask's exit handler does not wait for it again
                 # (it would, 10 s more, after the command said it stopped)
