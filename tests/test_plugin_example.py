@@ -191,7 +191,9 @@ def test_play_a_drawn_game_the_program_against_itself(venv: Venv) -> None:
 
 
 def test_analyse_a_position_given_as_moves(venv: Venv) -> None:
-    done = venv.boardgames("analyse", "tictactoe", "5,1", "--json")
+    # by depth, not by the time: 7 plies are left, so the search reaches every end on
+    # any machine and is exact (a loaded machine once ran out of the default 1 s)
+    done = venv.boardgames("analyse", "tictactoe", "5,1", "--json", "--depth", "7")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["to_move"] == "X" and report["exact"] is True
@@ -211,11 +213,11 @@ from boardgames.core.registry import make_game
 
 game = make_game("tictactoe")
 start = game.initial_state()
-answer = think(game, start, depth=None, seconds=5)
+answer = think(game, start, depth=9)  # 9 plies: every line ends, so exact
 assert answer.exact and answer.value == 0 and answer.engine == "python", answer
 for move in game.legal_moves(start):  # the program (O) after each first move of X
     state, again = game.play(start, move)
-    answer = think(game, state, depth=None, seconds=5)
+    answer = think(game, state, depth=9)
     assert not again and answer.exact and answer.value >= 0, (move, answer)
 rng = random.Random(20240917)
 for _ in range(30):
@@ -224,7 +226,7 @@ for _ in range(30):
         if game.to_move(state) == 0:
             move = rng.choice(game.legal_moves(state))
         else:
-            move = think(game, state, depth=None, seconds=5).move
+            move = think(game, state, depth=9).move
         state, _ = game.play(state, move)
     result = game.outcome(state)  # for the player to move
     assert (result if game.to_move(state) == 1 else -result) >= 0, state

@@ -258,8 +258,8 @@ def _think_python(
             break
         best = _answer(r, "python", t0, budget, d)
         last = time.perf_counter() - started
-        if d >= 200:
-            break
+        if r.exact or d >= 200:
+            break  # every line reached the end: a deeper search says the same
         d += 1
     if best is None:
         raise Cancelled("stopped before the first search finished")

@@ -16,7 +16,8 @@ These are the yardstick for the jitted kernels: simple, readable, and exact.
 Depth is counted in plies. A move after which the same player moves again (Kalah's extra
 turn) neither flips the sign of the score nor, by default, costs a ply: a compound move is
 one ply. With ``again_is_ply=True`` every single move costs a ply. ``depth=None`` searches
-to the end of the game; a search whose leaves are all finished games is exact.
+to the end of the game; a search whose leaves are all finished games is exact, at any
+depth (``SearchResult.exact``: no value came from the evaluation at the horizon).
 """
 
 from __future__ import annotations
@@ -45,18 +46,23 @@ def _child_depth(depth: Depth, again: bool, again_is_ply: bool) -> Depth:
 
 
 class _Counter:
-    __slots__ = ("nodes",)
+    """Positions visited, and how many values came from the evaluation at the horizon
+    (none: every line was played to its end, so the value is exact)."""
+
+    __slots__ = ("horizon", "nodes")
 
     def __init__(self) -> None:
         self.nodes = 0
+        self.horizon = 0
 
 
-def _leaf(game: Game, state: State, depth: Depth, ply: int) -> int | None:
+def _leaf(game: Game, state: State, depth: Depth, ply: int, count: _Counter) -> int | None:
     """Score of a finished game or of a depth-0 position; None when the search goes on."""
     result = game.outcome(state)
     if result is not None:
         return terminal_score(result, ply)
     if depth is not None and depth <= 0:
+        count.horizon += 1
         return game.evaluate(state)
     return None
 
@@ -79,7 +85,7 @@ def minimax(
         count.nodes += 1
         if stop is not None and not count.nodes & 255 and stop():
             raise SearchStopped(count.nodes)
-        leaf = _leaf(game, s, d, ply)
+        leaf = _leaf(game, s, d, ply, count)
         if leaf is not None:
             return leaf, []
         best, best_pv = -INFINITY, []
@@ -94,7 +100,9 @@ def minimax(
 
     with _deep_recursion():
         value, pv = search(state, depth, 0)
-    return SearchResult(value, pv[0] if pv else None, pv, count.nodes, depth, "minimax")
+    return SearchResult(
+        value, pv[0] if pv else None, pv, count.nodes, depth, "minimax", exact=not count.horizon
+    )
 
 
 def alphabeta(
@@ -117,7 +125,7 @@ def alphabeta(
         count.nodes += 1
         if stop is not None and not count.nodes & 255 and stop():
             raise SearchStopped(count.nodes)
-        leaf = _leaf(game, s, d, ply)
+        leaf = _leaf(game, s, d, ply, count)
         if leaf is not None:
             return leaf, []
         m, best_pv = a, []
@@ -137,7 +145,15 @@ def alphabeta(
 
     with _deep_recursion():
         value, pv = f2(state, depth, 0, alpha, beta)
-    return SearchResult(value, pv[0] if pv else None, pv, count.nodes, depth, "alphabeta")
+    return SearchResult(
+        value,
+        pv[0] if pv else None,
+        pv,
+        count.nodes,
+        depth,
+        "alphabeta",
+        exact=not count.horizon and alpha == -INFINITY and beta == INFINITY,  # not a bound
+    )
 
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -153,6 +169,7 @@ class _Entry:
     value: int  # terminal scores stored relative to the node (see _to_table)
     flag: int
     move: int | None
+    horizon: bool = False  # the subtree had a value from the evaluation at the horizon
 
 
 def _to_table(value: int, ply: int) -> int:
@@ -191,7 +208,7 @@ def alphabeta_tt(
         count.nodes += 1
         if stop is not None and not count.nodes & 255 and stop():
             raise SearchStopped(count.nodes)
-        leaf = _leaf(game, s, d, ply)
+        leaf = _leaf(game, s, d, ply, count)
         if leaf is not None:
             return leaf, []
         key = s.tobytes()
@@ -206,6 +223,7 @@ def alphabeta_tt(
                     or (entry.flag == LOWER and v >= b)
                     or (entry.flag == UPPER and v <= a)
                 ):
+                    count.horizon += entry.horizon
                     return v, ([entry.move] if entry.move is not None else [])
         moves = game.legal_moves(s)
         if first is not None and first in moves:
@@ -213,6 +231,7 @@ def alphabeta_tt(
             moves.insert(0, first)
         m, best_pv = a, []
         best_move = None
+        horizon = count.horizon
         for move in moves:
             child, again = game.play(s, move)
             cd = _child_depth(d, again, again_is_ply)
@@ -226,12 +245,20 @@ def alphabeta_tt(
                 if m >= b:
                     break
         flag = UPPER if m <= a else LOWER if m >= b else EXACT
-        tt[key] = _Entry(d, _to_table(m, ply), flag, best_move if best_move is not None else first)
+        tt[key] = _Entry(
+            d,
+            _to_table(m, ply),
+            flag,
+            best_move if best_move is not None else first,
+            count.horizon > horizon,
+        )
         return m, best_pv
 
     with _deep_recursion():
         value, pv = f2(state, depth, 0, -INFINITY, INFINITY)
-    return SearchResult(value, pv[0] if pv else None, pv, count.nodes, depth, "tt")
+    return SearchResult(
+        value, pv[0] if pv else None, pv, count.nodes, depth, "tt", exact=not count.horizon
+    )
 
 
 class _Line:

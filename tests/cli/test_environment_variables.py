@@ -217,7 +217,9 @@ def test_numba_settings_that_numba_cannot_use(case: str) -> None:
 
 def test_a_usable_thread_count_is_used() -> None:
     ((status, out, err),) = run({"NUMBA_NUM_THREADS": "1"}, PARALLEL)
-    assert status == 0 and err == ""
+    # nothing to say about the setting; a slow (loaded) machine may show the loading's
+    # progress, nothing else
+    assert status == 0 and all(line.startswith("Loading the ") for line in err.splitlines()), err
     assert (json.loads(out)["count"], json.loads(out)["workers"]) == (92, 1)
 
 

@@ -72,3 +72,45 @@ def test_a_depth_limited_win_or_loss_is_worded_as_a_bound() -> None:
     assert is_terminal_score(answer.value) and not answer.exact
     assert answer.value_text() == "win by at least 18"
     assert answer.as_json(game)["bound"] == "lower"
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("connect4", {"width": 4, "height": 4}), ("nim", {"rows": "2 3 4"}), ("kalah", {"pits": 2})],
+)
+def test_a_depth_limited_search_is_exact_only_when_every_line_ended(
+    name: str, options: dict[str, object]
+) -> None:
+    """A search limited by depth whose every line reached the end of the game is labelled
+    exact, and then its value is the value of the search to the end (on many positions, at
+    every depth); a search that stopped a line at its horizon is never labelled exact."""
+    from boardgames.core.search import alphabeta, alphabeta_tt, minimax
+
+    game = make_game(name, **options)
+    rng = random.Random(11)
+    exact_seen = bound_seen = 0
+    for _ in range(12):
+        state = game.initial_state()
+        for _ in range(rng.randint(1, 4) if name == "nim" else rng.randint(6, 10)):
+            if game.outcome(state) is not None:
+                break
+            state, _ = game.play(state, rng.choice(game.legal_moves(state)))
+        if game.outcome(state) is not None:
+            continue
+        truth = alphabeta_tt(game, state, None).value
+        for depth in range(1, 13):
+            for search in (alphabeta_tt, alphabeta):
+                r = search(game, state, depth)
+                if r.exact:
+                    assert r.value == truth, (game.format_position(state), depth, search)
+                    exact_seen += 1
+                else:
+                    bound_seen += 1
+            answer = think(game, state, depth=depth, engine="python")
+            assert not answer.exact or answer.value == truth
+        assert alphabeta_tt(game, state, 60).exact  # deep enough: every line ends
+    if name != "kalah":  # minimax is small enough here
+        assert minimax(game, game.initial_state(), 1).exact is False
+    assert exact_seen and bound_seen
+    # a window narrower than the whole range returns a bound, never an exact value
+    assert not alphabeta(game, state, 60, alpha=-1, beta=1).exact

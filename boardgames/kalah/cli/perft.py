@@ -68,6 +68,12 @@ def perft_command(
         if k == depth or probe.counts[k] == 0:
             nodes = probe.counts[k] if k == depth else 0
         else:
+            # the subtrees first, so a Ctrl-C just after the announcement below says how
+            # many of them were done (none)
+            split = next(d for d, c in enumerate(probe.counts) if c >= PERFT_SPLIT or d == k)
+            subtrees.append(start)
+            for _ in range(split):
+                subtrees[:] = [c for s in subtrees for c in perft_children(game, s, compound)]
             if probe.estimate > 2:
                 beyond = " (more than a day)" if probe.estimate > 86400 else ""
                 err.print(
@@ -78,10 +84,6 @@ def perft_command(
                     highlight=False,
                     soft_wrap=True,
                 )
-            split = next(d for d, c in enumerate(probe.counts) if c >= PERFT_SPLIT or d == k)
-            subtrees.append(start)
-            for _ in range(split):
-                subtrees[:] = [c for s in subtrees for c in perft_children(game, s, compound)]
             with Progress(
                 f"perft {depth}",
                 len(subtrees),
