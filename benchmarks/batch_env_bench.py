@@ -5,11 +5,12 @@ PettingZoo's ``connect_four_v3``, OpenSpiel (a Python loop over the C++ game) an
 PettingZoo has no Kalah: ours, ``boardgames.envs.make("kalah")``, stands in; pgx has none),
 batch sizes 1 to 4,096, in one run; then the Connect Four dataset's positions per second.
 
-A step is one move in one game: a uniformly random legal action chosen (for ours by the
-batch's numba kernel ``random_actions``, inside ``jax.jit`` for pgx, in Python for the
-one-game loops) and played, with everything each library returns for it (ours: the
-observations, legal masks, rewards, terminated/truncated, the side to move, and the last
-observation and position of every finished game), finished games restarted. Each
+A step is one move in one game: a uniformly random legal action chosen (for ours inside
+the batch's step kernel, ``step_random()``, the same draws as ``random_actions()``; inside
+``jax.jit`` for pgx; in Python for the one-game loops) and played, with everything each
+library returns for it (ours: the observations, legal masks, rewards,
+terminated/truncated, the side to move, and the last observation and position of every
+finished game), finished games restarted. Each
 measurement runs about ``--seconds``; the median of ``--runs`` is kept; at each batch size
 ours, pgx and the one-game loops are measured in turns (ours, pgx, PettingZoo, OpenSpiel,
 ours, pgx ...), so that the machine's load falls on all of them alike and every ratio
@@ -63,15 +64,16 @@ def interleaved(
 
 
 def ours(name: str, n: int, parallel: bool, **options: Any) -> Callable[[], int]:
-    """One step of random play in ``n`` batched games: the batch's random legal actions
-    (a numba kernel, each game its own generator), then ``step``."""
+    """One step of random play in ``n`` batched games: ``step_random()``, which draws a
+    random legal action in each game (each game its own generator) inside the step's
+    kernel, as pgx draws inside ``jit`` (the same games as ``step(random_actions())``)."""
     from boardgames.envs.batch import batch
 
     b = batch(name, n, parallel=parallel, **options)
     b.reset(seed=0)
 
     def step() -> int:
-        b.step(b.random_actions())
+        b.step_random()
         return n
 
     return step
@@ -223,7 +225,7 @@ def main() -> None:
         for par in (False, True):
             warm = batch(name, 2, parallel=par, **options)
             warm.reset(seed=0)
-            warm.step(warm.random_actions())
+            warm.step_random()
         compile_s = time.perf_counter() - t0
         # the one-game loops are measured in turns with ours at every batch size, so
         # that each ratio compares runs made at the same time on this shared machine

@@ -27,7 +27,8 @@ action ids and observations are the codec's (:mod:`boardgames.envs.layout`).
 
 :meth:`BatchEnv.random_actions` draws a uniformly random legal action in every game (a
 numba kernel, each game its own generator, seeded by ``reset(seed=...)``): random play is
-``env.step(env.random_actions())``.
+``env.step(env.random_actions())``, or :meth:`BatchEnv.step_random`, the same draws in
+the step's own kernel call (for rollouts and data: one call a step).
 
 How a step is fast (boardgames/envs/batch_kernels.py): one kernel call checks the
 actions against the masks it computed the step before, plays them, scores, keeps and
@@ -435,6 +436,19 @@ class BatchEnv:
         """One action in every game, for its side to move (module docstring)."""
         return self._step(self._actions(actions), self._all, self._self)
 
+    def step_random(self) -> tuple[Any, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+        """A uniformly random legal action in every game, played: the same as
+        ``step(random_actions())`` (the same draws), in one kernel call; the actions
+        played are ``info["actions"]``."""
+        if self.backend == "python":
+            acts = self.random_actions()
+            done = self._step(acts, self._all, self._self)
+        else:
+            acts = np.empty(self.num_envs, dtype=np.int64)
+            done = self._step(acts, self._all, self._self, draw=True)
+        done[4]["actions"] = acts
+        return done
+
     def _actions(self, actions: npt.ArrayLike) -> Ints:
         arr = np.asarray(actions)
         if arr.dtype == np.int64 and arr.shape == (self.num_envs,):
@@ -447,10 +461,11 @@ class BatchEnv:
         return arr if arr.dtype == np.int64 else arr.astype(np.int64)
 
     def _step(
-        self, acts: Ints, active: npt.NDArray[np.bool_], players: Ints
+        self, acts: Ints, active: npt.NDArray[np.bool_], players: Ints, draw: bool = False
     ) -> tuple[Any, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
         """Play ``acts`` in the ``active`` games (each checked: a ValueError for the first
-        illegal one, nothing moved), observed by ``players`` (-1: the side to move)."""
+        illegal one, nothing moved), observed by ``players`` (-1: the side to move);
+        ``draw``: the kernel draws ``acts`` first, as :meth:`random_actions` does."""
         if self.backend == "python":
             return self._python_step(acts, active, players)
         n = self.num_envs
@@ -465,8 +480,8 @@ class BatchEnv:
         over = np.empty(n, dtype=bool)
         trunc = np.empty(n, dtype=bool)
         status = np.empty(n, dtype=np.int8)
-        # the finished games' last positions and observations, every row written by the
-        # kernel (zero where a game goes on): no second pass over the batch here
+        # the finished games' last positions and observations, filled by the kernel
+        # (zero where a game goes on): no second pass over the batch here
         final = np.empty((n, self.cells), dtype=self.state_dtype)
         final_obs = np.empty((n, size), dtype=self.obs_dtype)
         bad = self.K.step(
@@ -474,6 +489,7 @@ class BatchEnv:
             self.setting, self.moves, self.legal, self.views,
             (obs, mask, movers, rewards, margin, over, trunc, status),
             (self.init, self.init_views, final, final_obs, self.summary),
+            self.action_rng, draw,
         )  # fmt: skip
         if bad >= 0:
             raise self._illegal(int(bad), acts)

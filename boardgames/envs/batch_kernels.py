@@ -129,6 +129,36 @@ def _below(rng, i, count):
 
 
 @njit(cache=True, inline="always")
+def _draw(legal, rng, i):
+    """A uniformly random legal action id of game ``i`` (``legal[i]`` its mask; -1 if
+    none), from the game's own generator. Up to 64 action ids the row is read into one
+    word and the chosen set bit found without a branch per action."""
+    n_actions = legal.shape[1]
+    if n_actions <= 64:
+        bits = np.uint64(0)
+        for a in range(n_actions):
+            bits |= np.uint64(legal[i, a] != 0) << np.uint64(a)
+        if bits == 0:
+            return -1
+        k = _below(rng, i, popcount(bits))
+        for _ in range(k):  # drop the k lowest legal ids
+            bits &= bits - np.uint64(1)
+        return _lowest_bit(bits)
+    count = 0
+    for a in range(n_actions):
+        count += legal[i, a] != 0
+    if count == 0:
+        return -1
+    k = _below(rng, i, count)
+    for a in range(n_actions):
+        if legal[i, a] != 0:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _mover(S, r, tm_cell, tm_lut):
     v = S[r, tm_cell]
     if v < 0 or v >= tm_lut.shape[0]:
@@ -180,13 +210,12 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         return _BUILT[key]
     gen_moves, apply_move, result = k.gen_moves, k.apply_move, k.result
 
-    def _legal(S, r, M, p, params, keys, vals, nkeys, act, mask, legal, i):
-        """``mask[i]`` and ``legal[i]`` (the same array or two): the legal action ids of
-        ``S[r]`` (its mover ``p``); False if an entry is unseen. Up to 64 action ids the
-        row is gathered in one word and written once. (The tables come as arrays, taken
-        out of ``T`` before the loop over the games: under ``parallel`` each take in the
-        loop would count a reference, and every thread would contend for the same
-        count.)"""
+    def _legal(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
+        """``mask[i]``: the legal action ids of ``S[r]`` (its mover ``p``); False if an
+        entry is unseen. Up to 64 action ids the row is gathered in one word first.
+        (The tables come as arrays, taken out of ``T`` before the loop over the games:
+        under ``parallel`` each take in the loop would count a reference, and every
+        thread would contend for the same count.)"""
         n_actions = mask.shape[1]
         n = gen_moves(S, r, params, M)
         good = True
@@ -199,9 +228,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 else:
                     bits |= np.uint64(1) << np.uint64(a)
             for a in range(n_actions):
-                v = np.int8((bits >> np.uint64(a)) & np.uint64(1))
-                mask[i, a] = v
-                legal[i, a] = v
+                mask[i, a] = np.int8((bits >> np.uint64(a)) & np.uint64(1))
             return good
         for a in range(n_actions):
             mask[i, a] = 0
@@ -211,15 +238,14 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 good = False
             else:
                 mask[i, a] = 1
-        for a in range(n_actions):
-            legal[i, a] = mask[i, a]
         return good
 
     legal_of = njit(inline="always")(_legal)
 
     def step(
-        S, W, M, actions, active, players, params, T, setting, moves, legal, views, out, final
-    ):
+        S, W, M, actions, active, players, params, T, setting, moves, legal, views, out, final,
+        rng, draw,
+    ):  # fmt: skip
         """One step of every game (module docstring); the first active game whose
         action is illegal (then nothing moved), else -1.
 
@@ -234,7 +260,8 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         init and its two views, the finished games' last positions (in the positions'
         dtype) and observations (every row written: zero where the game goes on; a row
         with :data:`FINAL_UNKNOWN` is the caller's to fill), and ``summary`` (games
-        ended, games with a status)."""
+        ended, games with a status). ``draw``: the actions are not given but drawn, as
+        ``random_actions`` draws them from ``rng``, into ``actions``."""
         tm_cell, tm_lut, obs_lut, inv = T[0], T[1], T[3], T[8]
         keys, vals, nkeys, act = T[4], T[5], T[6], T[7]
         rd_start, rd_idx = T[9], T[10]
@@ -245,17 +272,25 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         cells = fstates.shape[1]
         words = W.shape[1]
         per = width // words
-        bits = 64 // per
-        ones = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - bits)  # one cell's bits
         read = rd_start.shape[1] - 1
         size = views.shape[2]
         n_actions = legal.shape[1]
         for i in range(n):
             if active[i]:
-                a = actions[i]
+                if draw:  # drawn below: a game with no legal action is the one refused
+                    a = -1
+                    for b in range(n_actions):
+                        if legal[i, b] != 0:
+                            a = b
+                            break
+                    actions[i] = a
+                else:
+                    a = actions[i]
                 if a < 0 or a >= n_actions or legal[i, a] == 0:
                     return i
         restart, max_moves, by_margin = setting[0], setting[1], setting[2]
+        fstates[:] = 0  # the rows of the games that go on are zero (one fill each)
+        fobs[:] = 0
         for i in prange(n):
             r = 2 * i
             st = OK
@@ -266,6 +301,8 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             rewards[i, 1] = 0.0
             ended = False
             if active[i]:
+                if draw:  # each game from its own generator, as random_actions draws
+                    actions[i] = _draw(legal, rng, i)
                 p = _mover(S, r, tm_cell, tm_lut)
                 code = apply_move(S, r, inv[p, actions[i]], params)
                 for w in range(words):  # the cells the move changed, a word at a time
@@ -274,11 +311,11 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                         if d == 0:
                             continue
                         W[r, w] = W[r + 1, w]
-                        d &= _below_cell(read - w * per, bits)  # the cells observed
+                        d &= _below_cell(read - w * 8, 8)  # the cells observed
                         while d != 0:
-                            off = _lowest_bit(d) // bits
-                            d &= ~(ones << np.uint64(off * bits))
-                            c = w * per + off
+                            off = _lowest_bit(d) >> 3  # a byte's bits (no division)
+                            d &= ~(np.uint64(0xFF) << np.uint64(off << 3))
+                            c = w * 8 + off
                             if not _see(S, r, c, i, views, rd_start, rd_idx, obs_lut):
                                 st |= UNKNOWN
                     else:  # wider cells (a sowing changes most of a word): in turn
@@ -327,11 +364,6 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                             for j in range(size):
                                 views[i, q, j] = init_views[q, j]
                     moves[i] = 0
-            if not ended:  # the rows of the games that go on are zero
-                for c in range(cells):
-                    fstates[i, c] = 0
-                for j in range(size):
-                    fobs[i, j] = 0
             p = _mover(S, r, tm_cell, tm_lut)
             movers[i] = p
             if p < 0:
@@ -340,9 +372,12 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, legal, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, legal, i):
                     st |= UNKNOWN
             status[i] = st
+        for i in range(n):  # one copy (the masks returned; ``legal`` is the kernels')
+            for a in range(n_actions):
+                mask[i, a] = legal[i, a]
         ended_count = 0
         unknown = 0
         for i in range(n):
@@ -394,7 +429,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 q = p if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, mask, i):
+                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, mask, i):
                     st = UNKNOWN
             status[i] = st
 
@@ -419,34 +454,9 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
 
     def random_actions(legal, rng, out):
         """A uniformly random legal action id of each game (``legal`` its mask; -1 if
-        none), from the game's own generator. Up to 64 action ids the row is read into
-        one word and the chosen set bit found without a branch per action."""
-        n_actions = legal.shape[1]
+        none), from the game's own generator (:func:`_draw`)."""
         for i in prange(legal.shape[0]):
-            out[i] = -1
-            if n_actions <= 64:
-                bits = np.uint64(0)
-                for a in range(n_actions):
-                    bits |= np.uint64(legal[i, a] != 0) << np.uint64(a)
-                if bits == 0:
-                    continue
-                k = _below(rng, i, popcount(bits))
-                for _ in range(k):  # drop the k lowest legal ids
-                    bits &= bits - np.uint64(1)
-                out[i] = _lowest_bit(bits)
-                continue
-            count = 0
-            for a in range(n_actions):
-                count += legal[i, a] != 0
-            if count == 0:
-                continue
-            k = _below(rng, i, count)
-            for a in range(n_actions):
-                if legal[i, a] != 0:
-                    if k == 0:
-                        out[i] = a
-                        break
-                    k -= 1
+            out[i] = _draw(legal, rng, i)
 
     built = BatchKernels(
         *(_jit(f, k.tag, parallel) for f in (step, advance, observe, playout, random_actions))

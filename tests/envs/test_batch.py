@@ -164,6 +164,35 @@ def test_random_actions_are_legal_uniform_and_repeat_with_a_seed() -> None:
     assert (b.random_actions() >= 0).all()
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+def test_step_random_plays_what_random_actions_draws(parallel: bool) -> None:
+    """``step_random()`` is ``step(random_actions())`` in one call: the same draws, the
+    same games, step by step (finished games restarted and kept alike)."""
+    one = batch("connect4", 32, width=5, height=4, parallel=parallel)
+    two = batch("connect4", 32, width=5, height=4, parallel=parallel)
+    one.reset(seed=9)
+    two.reset(seed=9)
+    ended = 0
+    for _ in range(40):
+        actions = one.random_actions()
+        a = one.step(actions)
+        b = two.step_random()
+        assert np.array_equal(b[4]["actions"], actions)
+        for x, y in zip(a[:4], b[:4], strict=True):
+            assert np.array_equal(x, y)
+        assert a[4].keys() == b[4].keys() - {"actions"}
+        for key, value in a[4].items():
+            assert np.array_equal(value, b[4][key]), key
+        ended += int(a[2].sum())
+        assert np.array_equal(one.states, two.states)
+    assert ended > 0
+    with pytest.warns(UserWarning, match="the Python rules"):
+        py = BatchEnv(Setup(CodedTakeAway(stones=5)), 3)
+    py.reset(seed=0)
+    _, _, _, _, info = py.step_random()
+    assert info["action_mask"].shape == (3, 3) and (info["actions"] >= 0).all()
+
+
 def test_the_observations_are_the_narrowest_integers_and_positions_int64() -> None:
     b = batch("connect4", 2, parallel=False)
     obs, _ = b.reset(seed=0)
