@@ -112,7 +112,7 @@ def test_a_first_run_answers_without_numba(
         program = steps[1]  # B's compound move, whole: A's turn after it
         assert program.player == 1 and record.game.to_move(last) == 0
         line = next(text for text in run.stdout.splitlines() if found[0] in text)
-        shown = line.split("(")[0].split()  # "I move from 9 " (before its value)
+        shown = line.split("(")[0].split()  # "I play 9 " (before its value)
         assert shown[-len(program.pits) :] == [str(pit) for pit in program.pits], line
     assert said in run.stderr
     assert run.stderr.strip().splitlines()[-1] == "numba imported: False"

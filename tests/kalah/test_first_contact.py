@@ -224,6 +224,11 @@ def _alive(pid: int) -> bool:
     return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
 
 
+def _answered(out: bytes) -> bool:
+    head, played, rest = out.partition(b"I play ")
+    return bool(played) and b"to move (" in rest
+
+
 def test_ctrl_c_on_a_fresh_machine_leaves_no_compiler_running(tmp_path: Path) -> None:
     """A real first run (empty kernel cache, background compiles on): the program's
     first move comes at once, the compile runs in another process, and Ctrl-C at the
@@ -243,7 +248,8 @@ def test_ctrl_c_on_a_fresh_machine_leaves_no_compiler_running(tmp_path: Path) ->
         out = b""
         deadline = time.monotonic() + 60
         assert proc.stdout is not None
-        while b"I move from" not in out and time.monotonic() < deadline:
+        # the program's move, then the player's prompt again
+        while not _answered(out) and time.monotonic() < deadline:
             if select.select([proc.stdout], [], [], 0.1)[0]:
                 out += os.read(proc.stdout.fileno(), 65536)
         assert b"reference search at depth" in out, out
