@@ -13,7 +13,13 @@ from the children's scores, or a move that keeps the book's score found by the s
 else the exact solver given the whole time its caller allows (``stop``), not a fixed
 budget of positions.
 
-The book ships in the package (``book-7x6.npz``: keys and scores, a few kilobytes); a
+For each frontier position the book also keeps a column that keeps its score (found by
+the solver when the frontier is built), so that the book's whole reach is played
+perfectly at once, with no search and no compiled kernels: a position's best column is
+read from its children's scores, or, at the frontier, from this column.
+
+The book ships in the package (``book-7x6.npz``: keys, scores and the frontier's
+columns, a few kilobytes); a
 book built with ``boardgames connect4 book`` goes into the cache folder and is used
 first. This module imports no numba: the solver loads only when a position needs it.
 """
@@ -23,7 +29,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +128,11 @@ class Geometry:
     def key(self, p: Position) -> int:
         """One number for a position and its mirror image: the smaller ``cur + mask``."""
         return min(p.cur + p.mask, self.mirror(p.cur) + self.mirror(p.mask))
+
+    def oriented(self, p: Position, col: int) -> int:
+        """Column ``col`` of ``p`` as seen in its key's orientation (the one of ``p`` and
+        its mirror image whose ``cur + mask`` is :meth:`key`), or back: its own inverse."""
+        return col if p.cur + p.mask == self.key(p) else self.width - 1 - col
 
     def order(self) -> list[int]:
         """Columns centre first (the solver's order)."""
@@ -229,6 +240,9 @@ class Book:
     height: int
     plies: int
     scores: dict[int, int]
+    best: dict[int, int] = field(default_factory=dict)
+    """A column that keeps the score, of frontier positions (in the key's orientation:
+    :meth:`Geometry.oriented`); the shallower ones read theirs from their children."""
 
     @functools.cached_property
     def geo(self) -> Geometry:
@@ -237,6 +251,15 @@ class Book:
     def score(self, p: Position) -> int | None:
         """The exact score of ``p`` for its mover, None when the book does not hold it."""
         return self.scores.get(self.geo.key(p))
+
+    def best_column(self, p: Position) -> int | None:
+        """A column of ``p`` that keeps its score, as the book stores it for frontier
+        positions; None when it has none."""
+        col = self.best.get(self.geo.key(p))
+        if col is None:
+            return None
+        col = self.geo.oriented(p, col)
+        return col if self.geo.playable(p, col) else None
 
     def columns(self, p: Position) -> list[int | None] | None:
         """Each column's score for the mover (None: a full column), or None when the book
@@ -260,21 +283,29 @@ class Book:
         return out
 
     def save(self, path: Path) -> None:
-        """Write the book compactly: sorted keys (uint64) and scores (int8)."""
+        """Write the book compactly: sorted keys (uint64), their scores (int8) and
+        columns (int8, -1 where the book keeps none)."""
         keys = np.array(sorted(self.scores), dtype=np.uint64)
         values = np.array([self.scores[int(k)] for k in keys], dtype=np.int8)
+        columns = np.array([self.best.get(int(k), -1) for k in keys], dtype=np.int8)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, keys=keys, scores=values,
+        np.savez_compressed(tmp, keys=keys, scores=values, columns=columns,
                             size=np.array([self.width, self.height, self.plies]))  # fmt: skip
         tmp.replace(path)
 
     @classmethod
     def read(cls, path: Path) -> Book:
+        """A book :meth:`save` wrote (one of an earlier version, with no columns, too)."""
         with np.load(path) as data:
             w, h, plies = (int(v) for v in data["size"])
             keys, values = data["keys"], data["scores"]
-            return cls(w, h, plies, dict(zip(map(int, keys), map(int, values), strict=True)))
+            scores = dict(zip(map(int, keys), map(int, values), strict=True))
+            best: dict[int, int] = {}
+            if "columns" in data.files:
+                columns = data["columns"]
+                best = {int(k): int(c) for k, c in zip(keys, columns, strict=True) if c >= 0}
+            return cls(w, h, plies, scores, best)
 
 
 @functools.lru_cache(maxsize=4)
@@ -341,8 +372,9 @@ def from_book(
 ) -> tuple[int, int, list[int]] | None:
     """The book's score of ``state``, a column that keeps it and the book's line (as far
     as the book reaches); None when the book does not settle it. A position the book
-    scores but whose children it lacks gets its column from the solver (a search that
-    only has to keep a known score), when the solver's kernels are ready."""
+    scores but whose children it lacks gets the column the book keeps with it, else (a
+    book built before it kept columns) one from the solver (a search that only has to
+    keep a known score), when the solver's kernels are ready."""
     if game.outcome(state) is not None:
         return None
     book = load_book(game.width, game.height)
@@ -354,7 +386,11 @@ def from_book(
     score: int | None = None
     while True:
         columns = book.columns(p)
-        if columns is None:
+        if columns is None:  # at the frontier: the column the book keeps with its score
+            kept = book.best_column(p)
+            if kept is not None and book.score(p) is not None:
+                score = book.score(p) if score is None else score
+                line.append(kept)
             break
         best = max(v for v in columns if v is not None)
         if score is None:
@@ -395,6 +431,24 @@ def job_of(width: int, height: int, plies: int, positions: list[str]) -> dict[st
             "positions": len(positions), "digest": digest}  # fmt: skip
 
 
+def frontier_chunk(
+    width: int, height: int, hash_mib: float, positions: list[str]
+) -> list[list[int]]:
+    """A task of :func:`build`: each frontier position's exact score and a column that
+    keeps it (the solver's table is warm from the score: the column costs little more).
+    Pure: the same positions always give the same answer."""
+    from boardgames.connect4 import solver
+
+    s = solver.solver_for(width, height, hash_mib)
+    out: list[list[int]] = []
+    with s.lock:
+        for moves in positions:
+            board = solver.parse_bitboards(width, height, moves)
+            score = int(s.solve_many([board])[0][0])
+            out.append([score, s.best_column(board, score)])
+    return out
+
+
 def build(
     width: int,
     height: int,
@@ -419,20 +473,28 @@ def build(
 
     positions = frontier(width, height, plies)
     chunks = [positions[i : i + CHUNK] for i in range(0, len(positions), CHUNK)]
-    tasks = [(f"chunk-{i}", (width, height, False, hash_mib, c)) for i, c in enumerate(chunks)]
+    tasks = [(f"chunk-{i}", (width, height, hash_mib, c)) for i, c in enumerate(chunks)]
     if limit is not None:
         tasks = tasks[:limit]
     solved: dict[str, int] = {}
+    kept: dict[int, int] = {}  # a column that keeps the score, by key (its orientation)
     target = out or book_path(width, height)
+    geo = Geometry(width, height)
 
     def add(key: str, result: Any) -> None:
         i = int(key.split("-")[1])
-        for moves, score in zip(chunks[i], result, strict=True):
-            solved[moves] = int(score)
+        for moves, found in zip(chunks[i], result, strict=True):
+            if isinstance(found, int):  # a checkpoint of a build that kept no columns
+                solved[moves] = found
+                continue
+            score, col = (int(v) for v in found)
+            solved[moves] = score
+            p = geo.from_moves(moves)
+            kept[geo.key(p)] = geo.oriented(p, col)
         bar.update(len(solved))
 
     def finish() -> Book:
-        book = Book(width, height, plies, complete(width, height, plies, solved))
+        book = Book(width, height, plies, complete(width, height, plies, solved), kept)
         book.save(target)
         return book
 
@@ -443,7 +505,7 @@ def build(
         with runner:
             runner.warm(solver.warm_chunk, width, height, hash_mib)
             runner.run(
-                solver.solve_chunk,
+                frontier_chunk,
                 tasks,
                 label="Solving",
                 checkpoint=Checkpoint(checkpoint, job_of(width, height, plies, positions))

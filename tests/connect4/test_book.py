@@ -73,6 +73,28 @@ def test_a_small_book_built_resumably_agrees_with_the_solver(tmp_path: Path) -> 
         if p.n < 3:  # the book's own best column keeps the score
             columns = book.columns(p)
             assert columns is not None and max(c for c in columns if c is not None) == expected
+        else:  # the frontier: the column kept with the score keeps it, mirrored too
+            col = book.best_column(p)
+            assert col is not None, moves
+            assert_keeps(s, geo, p, col, expected, moves)
+            mirrored = geo.from_moves("".join(str(5 - int(m) + 1) for m in moves))
+            assert book.best_column(mirrored) == 4 - col, moves
+    assert again.best == book.best and len(book.best) == total
+
+
+def assert_keeps(
+    s: S.Solver, geo: B.Geometry, p: B.Position, col: int, score: int, what: str
+) -> None:
+    """Column ``col`` of ``p`` keeps ``score`` (the mover's), by the solver's score of the
+    position after it (or a win at once)."""
+    assert geo.playable(p, col), what
+    child, won = geo.play(p, col)
+    if won:
+        assert score == geo.win_score(p.n), what
+        return
+    board = S.Bitboards(child.cur, child.mask, child.n)
+    with s.lock:
+        assert -int(s.solve_many([board])[0][0]) == score, (what, col)
 
 
 def test_the_plugin_solver_answers_from_the_book(
@@ -123,7 +145,36 @@ def check_frontier_sample(count: int, seed: int) -> None:
     for moves in rng.sample(entries, min(count, len(entries))):
         with solver.lock:
             score = int(solver.solve_many([S.parse_bitboards(7, 6, moves)])[0][0])
-        assert book.score(book.geo.from_moves(moves)) == score, moves
+        p = book.geo.from_moves(moves)
+        assert book.score(p) == score, moves
+        col = book.best_column(p)  # the column kept with it keeps it
+        assert col is not None, moves
+        assert_keeps(solver, book.geo, p, col, score, moves)
+
+
+def test_the_shipped_book_settles_every_position_it_holds_without_the_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fresh machine (the solver's kernels not compiled): every position of the book,
+    the frontier's too, gets its score and a legal column from the book alone, at once
+    (a frontier position's column from its children would need minutes of solving)."""
+    book = shipped()
+    monkeypatch.setattr(S, "kernels_ready", lambda: False)
+    geo = book.geo
+    frontier = B.frontier(7, 6, book.plies)
+    assert len(book.best) == len(frontier) == 568
+    for moves in [*B._positions(geo, book.plies - 1), *frontier]:
+        state = GAME.parse_position(moves)
+        found = B.from_book(GAME, state)
+        assert found is not None, moves
+        score, col, line = found
+        assert score == book.score(geo.from_moves(moves)) and line[0] == col, moves
+        assert col in GAME.legal_moves(state), moves
+    # the column of the page's loss (perfect as the first player, 4 4 4 4): the only one
+    # that keeps the score, column 4 (1 against -2 for the others)
+    assert B.from_book(GAME, GAME.parse_position("4444"))[:2] == (1, 3)  # type: ignore[index]
+    answer = think(GAME, GAME.parse_position("4444"), **LEVELS["perfect"])
+    assert (answer.move, answer.exact, answer.engine) == (3, True, "solver"), answer.how()
 
 
 def test_the_shipped_book_agrees_with_the_solver_on_a_sample() -> None:
