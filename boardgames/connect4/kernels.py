@@ -33,18 +33,25 @@ def _height(states, ply, col, h):
 @njit(cache=True, inline="always")
 def _makes_four(states, ply, col, row, disc, w, h):
     """Whether ``disc`` at (col, row) of ``states[ply]`` lies in a line of four (the
-    cell itself is not read)."""
-    for d in range(4):
-        dc = 0 if d == 1 else 1
-        dr = 0 if d == 0 else (1 if d != 3 else -1)
+    cell itself is not read): three below it, or a run through it across or along
+    either diagonal."""
+    at = col * h + row
+    if row >= 3 and states[ply, at - 1] == states[ply, at - 2] == states[ply, at - 3] == disc:
+        return True
+    for dr in (0, 1, -1):  # across, up to the right, down to the right
         n = 1
-        for sign in (1, -1):
-            c = col + sign * dc
-            r = row + sign * dr
-            while 0 <= c < w and 0 <= r < h and states[ply, c * h + r] == disc:
-                n += 1
-                c += sign * dc
-                r += sign * dr
+        c = col + 1
+        r = row + dr
+        while c < w and 0 <= r < h and states[ply, c * h + r] == disc:
+            n += 1
+            c += 1
+            r += dr
+        c = col - 1
+        r = row - dr
+        while c >= 0 and 0 <= r < h and states[ply, c * h + r] == disc:
+            n += 1
+            c -= 1
+            r -= dr
         if n >= 4:
             return True
     return False
@@ -78,7 +85,9 @@ def apply_move(states, ply, move, params):
     states[ply + 1, move * h + row] = disc
     states[ply + 1, cells] = 2 - disc
     states[ply + 1, cells + 1] += 1
-    if _makes_four(states, ply, move, row, disc, w, h):
+    # four of the mover's discs: at least three of them on the board already, so at least
+    # six discs in all (a line is not looked for before)
+    if states[ply, cells + 1] >= 6 and _makes_four(states, ply, move, row, disc, w, h):
         states[ply + 1, cells + 2] = 1
         return OVER
     if states[ply + 1, cells + 1] == cells:
