@@ -23,8 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("NO_COLOR", "1")
+# every run the same: hypothesis draws its examples from a seed fixed per test (not a new
+# one each run, nor failures replayed from a database of earlier runs), and no example
+# has a deadline (a loaded machine is slow, not wrong); HYPOTHESIS_PROFILE=explore draws
+# new examples each run, to look for what the fixed ones miss
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 # no command a test runs starts a background compile (boardgames.core.warmup); the tests
 # of that start one on purpose
 os.environ["BOARDGAMES_BACKGROUND_WARM"] = "0"

@@ -49,7 +49,7 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 READY_LIMIT = 600.0
 """Seconds to wait for the first progress output (a cold numba cache compiles first)."""
-MIN_RUN = 2.0
+MIN_RUN = 1.0
 """Seconds the command runs at least before it gets SIGINT."""
 
 

@@ -2,7 +2,8 @@
 
 - A warmed group is marked ready (``cache list --json``), and the mark goes stale when the
   sources' stamp changes; ``cache clean --numba`` takes the marks away with the kernels.
-- A warm-up stopped at a random moment (SIGINT or SIGTERM) leaves a cache the next command
+- A warm-up stopped by SIGINT or SIGTERM (at fixed moments: 4 s in the default run, three
+  more with ``-m slow``) leaves a cache the next command
   loads without a crash and with the right answer (numba writes each file under a
   temporary name and renames it into place).
 - A bad group is one line and status 2; ``--help`` loads no numba.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -125,12 +125,21 @@ def test_clean_numba_takes_the_marks_away(tmp_path: Path, monkeypatch: pytest.Mo
     assert not warmup.is_ready("nim")
 
 
-def test_a_stopped_warm_up_leaves_a_usable_cache(tmp_path: Path) -> None:
-    seed = random.randrange(10**6)
-    rng = random.Random(seed)
-    sig = rng.choice([signal.SIGINT, signal.SIGTERM])
-    delay = rng.uniform(1.0, 12.0)
-    why = f"seed {seed}: {sig.name} after {delay:.1f} s"
+STOPS = [
+    pytest.param(signal.SIGINT, 4.0, id="SIGINT-4s"),  # in the middle of the first step
+    pytest.param(signal.SIGTERM, 1.5, id="SIGTERM-1.5s", marks=pytest.mark.slow),
+    pytest.param(signal.SIGINT, 9.0, id="SIGINT-9s", marks=pytest.mark.slow),
+    pytest.param(signal.SIGTERM, 12.0, id="SIGTERM-12s", marks=pytest.mark.slow),
+]
+"""When the warm-up is stopped, and how: fixed moments (a test gives the same run every
+time), one in the default run, the rest with ``-m slow``."""
+
+
+@pytest.mark.parametrize(("sig", "delay"), STOPS)
+def test_a_stopped_warm_up_leaves_a_usable_cache(
+    tmp_path: Path, sig: signal.Signals, delay: float
+) -> None:
+    why = f"{sig.name} after {delay:.1f} s"
     env = fresh_env(tmp_path)
     child = subprocess.Popen(
         [sys.executable, "-m", "boardgames", "cache", "warm", "queens"],

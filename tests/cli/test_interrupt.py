@@ -27,7 +27,7 @@ import boardgames  # noqa: F401  (sets NUMBA_CACHE_DIR when the user has not)
 from boardgames.cli import cli
 from boardgames.core.registry import two_player
 from boardgames.kalah.exact import endgame, tablefile
-from tests.helpers import EXIT_LIMIT, check_clean_stop, interrupt
+from tests.helpers import EXIT_LIMIT, check_clean_stop, interrupt, patience
 
 
 @pytest.mark.parametrize(
@@ -258,17 +258,15 @@ def test_kalah_explain_search_stops_and_says_how_far(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_during_a_compile_is_a_clean_stop(tmp_path: Path) -> None:
-    """Ctrl-C at a random moment while numba compiles (an empty kernel cache): status 130
-    within the limit, one line, no traceback, even when the interrupt lands inside one of
-    the compiler's C callbacks (Python cannot raise it there: it is noted and the failure
-    that follows is taken for the Ctrl-C it is)."""
-    import random
+    """Ctrl-C at three moments while numba compiles (an empty kernel cache; the same
+    moments every run): status 130 within the limit, one line, no traceback, even when
+    the interrupt lands inside one of the compiler's C callbacks (Python cannot raise it
+    there: it is noted and the failure that follows is taken for the Ctrl-C it is)."""
     import subprocess
     import sys
 
-    seed = random.randrange(10**6)
-    rng = random.Random(seed)
-    for k in range(3):
+    for k, delay in enumerate((1.5, 3.5, 5.5)):  # numba loads in about 1 s; the solver
+        seed = f"Ctrl-C after {delay} s"  # compiles for about 10
         cache = tmp_path / f"numba-{k}"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "BOARDGAMES_BACKGROUND_WARM": "0"}
         env.update(BOARDGAMES_CACHE=str(tmp_path / "tables"), NO_COLOR="1")
@@ -277,14 +275,14 @@ def test_ctrl_c_during_a_compile_is_a_clean_stop(tmp_path: Path) -> None:
              "4", "--endgame", "0"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
         )  # fmt: skip
-        time.sleep(rng.uniform(1.0, 6.0))  # numba loads in about 1 s; the solver compiles 10 s
+        time.sleep(delay)
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
         seconds = time.monotonic() - sent
         text = out.decode() + err.decode()
         assert proc.returncode == 130, (seed, text)
-        assert seconds <= EXIT_LIMIT, (seed, seconds)
+        assert seconds <= patience(EXIT_LIMIT), (seed, seconds)
         assert "Traceback" not in text and "Exception ignored" not in text, (seed, text)
         assert err.decode().strip().splitlines()[-1].startswith("Stopped"), (seed, text)
 

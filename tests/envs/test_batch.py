@@ -120,16 +120,17 @@ def test_a_seed_repeats_a_run_and_openings_differ_per_game() -> None:
     assert not same(run(b, 5, 40), run(b, 6, 40))
 
 
-@pytest.mark.parametrize("name", ["nim"])
-def test_serial_and_parallel_give_the_same_games(name: str) -> None:
-    options = {"opening": 2}
-    serial = run(batch(name, 300, parallel=False, **options), 11, 30)
-    parallel = run(batch(name, 300, parallel=True, **options), 11, 30)
+def test_serial_and_parallel_give_the_same_games() -> None:
+    # Connect Four: its parallel kernels are compiled for the tests below too (a game's
+    # kernels are one compile, any board); the other games with -m slow
+    options = {"opening": 2, "width": 5, "height": 4}
+    serial = run(batch("connect4", 300, parallel=False, **options), 11, 30)
+    parallel = run(batch("connect4", 300, parallel=True, **options), 11, 30)
     assert same(serial, parallel)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["connect4", "kalah"])
+@pytest.mark.parametrize("name", ["connect4", "kalah", "nim"])
 def test_serial_and_parallel_give_the_same_games_everywhere(name: str) -> None:
     serial = run(batch(name, 500, parallel=False, opening=2), 11, 100)
     parallel = run(batch(name, 500, parallel=True, opening=2), 11, 100)

@@ -225,7 +225,7 @@ def _alive(pid: int) -> bool:
 
 
 def _answered(out: bytes) -> bool:
-    head, played, rest = out.partition(b"I play ")
+    _, played, rest = out.partition(b"I play ")
     return bool(played) and b"to move (" in rest
 
 
