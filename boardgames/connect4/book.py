@@ -387,8 +387,8 @@ def from_book(
     while True:
         columns = book.columns(p)
         if columns is None:  # at the frontier: the column the book keeps with its score
-            kept = book.best_column(p)
-            if kept is not None and book.score(p) is not None:
+            kept = book.best_column(p)  # only a position the book scores keeps one
+            if kept is not None:
                 score = book.score(p) if score is None else score
                 line.append(kept)
             break

@@ -266,7 +266,7 @@ def test_ctrl_c_during_a_compile_is_a_clean_stop(tmp_path: Path) -> None:
     import sys
 
     for k, delay in enumerate((1.5, 3.5, 5.5)):  # numba loads in about 1 s; the solver
-        seed = f"Ctrl-C after {delay} s"  # compiles for about 10
+        why = f"Ctrl-C after {delay} s"  # compiles for about 10
         cache = tmp_path / f"numba-{k}"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "BOARDGAMES_BACKGROUND_WARM": "0"}
         env.update(BOARDGAMES_CACHE=str(tmp_path / "tables"), NO_COLOR="1")
@@ -281,10 +281,10 @@ def test_ctrl_c_during_a_compile_is_a_clean_stop(tmp_path: Path) -> None:
         out, err = proc.communicate(timeout=30)
         seconds = time.monotonic() - sent
         text = out.decode() + err.decode()
-        assert proc.returncode == 130, (seed, text)
-        assert seconds <= patience(EXIT_LIMIT), (seed, seconds)
-        assert "Traceback" not in text and "Exception ignored" not in text, (seed, text)
-        assert err.decode().strip().splitlines()[-1].startswith("Stopped"), (seed, text)
+        assert proc.returncode == 130, (why, text)
+        assert seconds <= patience(EXIT_LIMIT), (why, seconds)
+        assert "Traceback" not in text and "Exception ignored" not in text, (why, text)
+        assert err.decode().strip().splitlines()[-1].startswith("Stopped"), (why, text)
 
 
 @pytest.mark.parametrize("name", sorted(two_player()))
