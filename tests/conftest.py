@@ -37,6 +37,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 # of that start one on purpose
 os.environ["BOARDGAMES_BACKGROUND_WARM"] = "0"
 os.environ.setdefault("COLUMNS", "100")
+# a command a test starts that dies by a signal (SIGSEGV in a compiled library) prints the
+# Python stack of each thread on its stderr, which the failing test's message shows
+os.environ.setdefault("PYTHONFAULTHANDLER", "1")
 
 
 @dataclass(frozen=True)

@@ -561,7 +561,34 @@ def cli() -> None:
 
 def main() -> None:
     """Console-script entry point (``boardgames``, ``python -m boardgames``); exits."""
-    cli.main(prog_name="boardgames")
+    try:
+        cli.main(prog_name="boardgames")
+    except SystemExit as e:
+        if e.code == EXIT_INTERRUPTED and "numba" in sys.modules:
+            _leave_after_ctrl_c()
+        raise
+
+
+def _leave_after_ctrl_c() -> None:
+    """End the process with status 130 without the interpreter's teardown.
+
+    A Ctrl-C can land between two steps of numba's compiler that hand an LLVM object from
+    one owner to another; the object is then freed twice when the interpreter tears its
+    modules down, and the process dies by SIGSEGV after it has said that it stopped (a
+    warm-up stopped during a compile, once, on a loaded machine). So what a normal exit
+    does before the teardown is done here (waiting for the threads that are not daemons,
+    then the ``atexit`` functions: a cluster's workers, numba's and llvmlite's shutdown),
+    the streams are flushed, and the process ends at once."""
+    import atexit
+
+    with contextlib.suppress(Exception):
+        getattr(threading, "_shutdown", lambda: None)()  # what Py_Finalize does first
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":
