@@ -312,6 +312,23 @@ def _exit_code(code: object) -> int:
     return EXIT_FAILED
 
 
+_KEPT: list[BaseException] = []
+"""The exceptions that ended commands stopped by Ctrl-C, kept with their frames
+(:func:`_keep_frames`)."""
+
+
+def _keep_frames(error: BaseException) -> None:
+    """Keep ``error``, and with it the frames its traceback holds, until the process ends.
+
+    A Ctrl-C can land inside numba's compiler between two steps that hand an LLVM object
+    from one owner to another (llvmlite's ``ObjectRef``); freeing that object later frees
+    its memory twice, and the process dies by SIGSEGV (seen on a warm-up stopped during a
+    compile: the object was freed with the frames of the exception, once the stop had
+    been said). Kept here, those frames are never freed: :func:`main` ends the process
+    without the interpreter's teardown after a stop (:func:`_leave_after_ctrl_c`)."""
+    _KEPT.append(error)
+
+
 def _after_ctrl_c(error: BaseException) -> bool:
     """True when ``error`` was raised while a Ctrl-C (KeyboardInterrupt) was handled."""
     seen: set[int] = set()
@@ -463,9 +480,10 @@ class LazyGroup(click.Group):
         try:
             with _watch_interrupts() as watch, _settings_said_in_one_line():
                 code = self._run(args, prog_name, complete_var, extra, watch)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             # a Ctrl-C raised again (one a C callback had dropped: _interrupt_again) that
             # came while the command was already stopping for it: the stop is said
+            _keep_frames(e)
             code = EXIT_INTERRUPTED
         if watch.interrupted:
             code = EXIT_INTERRUPTED
@@ -511,11 +529,13 @@ class LazyGroup(click.Group):
             _error(e.format_message())
             return e.exit_code
         except _StoppedWork as e:  # long work cut short: the one line of its Stopped
+            _keep_frames(e)
             _say(str(e) or STOPPED_LINE)
             return EXIT_INTERRUPTED
         except (click.Abort, KeyboardInterrupt) as e:
             # click turns Ctrl-C (and a stray EOFError) into Abort; an interrupt that says
             # how far the work got (boardgames.core.progress.Stopped) is shown as it is
+            _keep_frames(e)
             cause = e if isinstance(e, KeyboardInterrupt) else e.__cause__ or e.__context__
             if isinstance(cause, EOFError):
                 _say("Stopped (end of input).")
@@ -536,6 +556,7 @@ class LazyGroup(click.Group):
             # e.g. numba's compiler cut short by the Ctrl-C: the interrupt may have been
             # raised inside one of its callbacks, which drops it and fails later
             if _after_ctrl_c(e) or watch.interrupted:
+                _keep_frames(e)
                 _say(STOPPED_LINE)
                 return EXIT_INTERRUPTED
             raise
@@ -570,15 +591,11 @@ def main() -> None:
 
 
 def _leave_after_ctrl_c() -> None:
-    """End the process with status 130 without the interpreter's teardown.
-
-    A Ctrl-C can land between two steps of numba's compiler that hand an LLVM object from
-    one owner to another; the object is then freed twice when the interpreter tears its
-    modules down, and the process dies by SIGSEGV after it has said that it stopped (a
-    warm-up stopped during a compile, once, on a loaded machine). So what a normal exit
-    does before the teardown is done here (waiting for the threads that are not daemons,
-    then the ``atexit`` functions: a cluster's workers, numba's and llvmlite's shutdown),
-    the streams are flushed, and the process ends at once."""
+    """End the process with status 130 without the interpreter's teardown, which would
+    free what :func:`_keep_frames` keeps. What a normal exit does before the teardown is
+    done here (waiting for the threads that are not daemons, then the ``atexit``
+    functions: a cluster's workers, numba's and llvmlite's shutdown), the streams are
+    flushed, and the process ends at once."""
     import atexit
 
     with contextlib.suppress(Exception):
