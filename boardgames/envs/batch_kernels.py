@@ -275,7 +275,8 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         read = rd_start.shape[1] - 1
         size = views.shape[2]
         n_actions = legal.shape[1]
-        for i in range(n):
+        bad = n  # the first game refused (a min reduction: every game checked at once)
+        for i in prange(n):
             if active[i]:
                 if draw:  # drawn below: a game with no legal action is the one refused
                     a = -1
@@ -283,11 +284,14 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                         if legal[i, b] != 0:
                             a = b
                             break
-                    actions[i] = a
+                    if a < 0:
+                        actions[i] = -1
                 else:
                     a = actions[i]
                 if a < 0 or a >= n_actions or legal[i, a] == 0:
-                    return i
+                    bad = min(bad, i)
+        if bad < n:
+            return bad
         restart, max_moves, by_margin = setting[0], setting[1], setting[2]
         fstates[:] = 0  # the rows of the games that go on are zero (one fill each)
         fobs[:] = 0
@@ -364,20 +368,19 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                             for j in range(size):
                                 views[i, q, j] = init_views[q, j]
                     moves[i] = 0
-            p = _mover(S, r, tm_cell, tm_lut)
-            movers[i] = p
-            if p < 0:
+            side = _mover(S, r, tm_cell, tm_lut)
+            movers[i] = side
+            if side < 0:
                 st |= UNKNOWN
             else:
-                q = p if players[i] < 0 else players[i]
+                q = side if players[i] < 0 else players[i]
                 for j in range(size):
                     obs[i, j] = views[i, q, j]
-                if not legal_of(S, r, M, p, params, keys, vals, nkeys, act, legal, i):
+                if not legal_of(S, r, M, side, params, keys, vals, nkeys, act, legal, i):
                     st |= UNKNOWN
             status[i] = st
-        for i in range(n):  # one copy (the masks returned; ``legal`` is the kernels')
-            for a in range(n_actions):
-                mask[i, a] = legal[i, a]
+            for b in range(n_actions):  # a copy: the masks returned; ``legal`` is the kernels'
+                mask[i, b] = legal[i, b]
         ended_count = 0
         unknown = 0
         for i in range(n):

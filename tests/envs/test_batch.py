@@ -203,8 +203,9 @@ def test_the_observations_are_the_narrowest_integers_and_positions_int64() -> No
     assert batch("kalah", 2, pits=12, seeds=20, parallel=False).obs_dtype == np.int16
 
 
-def test_an_illegal_action_names_the_game_and_moves_none() -> None:
-    b = batch("connect4", 3, width=4, height=4, parallel=False)
+@pytest.mark.parametrize("parallel", [False, True])
+def test_an_illegal_action_names_the_game_and_moves_none(parallel: bool) -> None:
+    b = batch("connect4", 3, width=4, height=4, parallel=parallel)
     b.reset(seed=0)
     for _ in range(4):
         b.step(np.array([0, 1, 2]))
@@ -216,6 +217,9 @@ def test_an_illegal_action_names_the_game_and_moves_none() -> None:
     assert np.array_equal(before, b.states)
     with pytest.raises(ValueError, match="game 2: action 9"):
         b.step(np.array([1, 0, 9]))
+    with pytest.raises(ValueError, match=r"^game 0: action 0 "):  # the first of three
+        b.step(np.array([0, 1, 9]))
+    assert np.array_equal(before, b.states)
     with pytest.raises(ValueError, match=r"actions must be 3 integer ids"):
         b.step(np.array([1.0, 1.0, 1.0]))
 
