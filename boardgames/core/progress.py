@@ -105,7 +105,8 @@ class Progress:
     work stays quiet. ``total`` None: only the counts and the elapsed time.
 
     The time left is linear in the work done since the start; before any work is done it
-    is ``estimate`` (seconds for the whole work) minus the time spent, if given; work that
+    is ``estimate`` (seconds for the whole work) minus the time spent, if given, and the
+    two are weighed by the share of the work done when both are known; work that
     outruns its total or its estimate says "longer than estimated". When the time left
     passes ``warn_after`` seconds (a day), a note says so, once.
     Use it as a context manager; :meth:`update` from the working (main) thread.
@@ -197,14 +198,22 @@ class Progress:
         return max(0.0, min(1.0, self.done / self.total))
 
     def seconds_left(self) -> float | None:
-        """The estimate of the time left, None when there is nothing to base it on."""
+        """The estimate of the time left, None when there is nothing to base it on.
+
+        Linear in the work done; with an up-front ``estimate`` as well, the two are
+        weighed by the share of the work done: the first percent of a table build whose
+        levels grow (1,339 of 225 M positions in its first second) would say two days on
+        its own, where the up-front estimate says about a minute."""
         elapsed = self.elapsed
         progressed = self.done - self._done0
+        given = None if self.estimate is None else max(0.0, self.estimate - elapsed)
         if self.total and progressed > 0 and elapsed > 0.2:
-            return max(0.0, self.total - self.done) * elapsed / progressed
-        if self.estimate is not None:
-            return max(0.0, self.estimate - elapsed)
-        return None
+            linear = max(0.0, self.total - self.done) * elapsed / progressed
+            if given is None:
+                return linear
+            share = min(1.0, progressed / max(self.total - self._done0, progressed))
+            return share * linear + (1.0 - share) * given
+        return given
 
     def _outgrown(self) -> bool:
         """True when the work done passed its total (an estimate that was too low)."""

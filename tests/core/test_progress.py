@@ -87,6 +87,30 @@ def test_linear_estimate_from_the_work_done() -> None:
     assert p.seconds_left() == 0
 
 
+def test_an_up_front_estimate_outweighs_the_first_percent_of_the_work() -> None:
+    """A first `kalah solve --pits 6 --seeds 4` built its 20-stone table in 53 s, but its
+    first line said "about 2.0 days left" (1,339 of 225,792,840 positions after 1 s): the
+    up-front estimate (78 s) now outweighs a line through so little work, and the line
+    takes over as the work gets done."""
+    p = Progress("table", 225_792_840, enabled=False, estimate=78)
+    p.start()
+    p.t0 -= 1.0
+    p.update(1_339)
+    left = p.seconds_left()
+    assert left is not None and 76 <= left <= 78  # not 2 days
+    p.t0 -= 25.0  # 26 s in, 39% done: between the line (41 s) and the estimate (52 s)
+    p.update(88_325_051)
+    left = p.seconds_left()
+    assert left is not None and 41 < left < 52
+    p.update(225_792_840)
+    assert p.seconds_left() == 0  # all done: nothing of the estimate is left
+    q = Progress("x", 100, enabled=False)  # no estimate: the line alone
+    q.start()
+    q.t0 -= 10
+    q.update(1)
+    assert q.seconds_left() == pytest.approx(990, rel=0.01)
+
+
 def test_work_past_its_total_or_estimate_says_so() -> None:
     p = Progress("solve", 1000, "positions", enabled=False)
     p.start()
