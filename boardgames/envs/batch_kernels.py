@@ -381,6 +381,9 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             status[i] = st
             for b in range(n_actions):  # a copy: the masks returned; ``legal`` is the kernels'
                 mask[i, b] = legal[i, b]
+        # counted in a loop of their own: as reductions in the loop above, numba's parallel
+        # kernel (numba 0.68) returned the side that was to move before the move, for every game
+        # (tests/envs/test_batch.py: serial == parallel)
         ended_count = 0
         unknown = 0
         for i in range(n):
