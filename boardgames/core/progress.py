@@ -211,7 +211,7 @@ class Progress:
             linear = max(0.0, self.total - self.done) * elapsed / progressed
             if given is None:
                 return linear
-            share = min(1.0, progressed / max(self.total - self._done0, progressed))
+            share = progressed / max(self.total - self._done0, progressed)  # at most 1
             return share * linear + (1.0 - share) * given
         return given
 

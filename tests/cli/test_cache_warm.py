@@ -125,6 +125,19 @@ def test_clean_numba_takes_the_marks_away(tmp_path: Path, monkeypatch: pytest.Mo
     assert not warmup.is_ready("nim")
 
 
+def start_warm_up(env: Env) -> subprocess.Popen[str]:
+    """``cache warm queens`` started in ``env``, its output piped, ready for a signal."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "boardgames", "cache", "warm", "queens"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1", **env},
+        # as at a terminal: a shell's background job would start with SIGINT ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
 STOPS = [
     pytest.param(signal.SIGINT, 4.0, id="SIGINT-4s"),  # in the middle of the first step
     pytest.param(signal.SIGTERM, 1.5, id="SIGTERM-1.5s", marks=pytest.mark.slow),
@@ -141,15 +154,7 @@ def test_a_stopped_warm_up_leaves_a_usable_cache(
 ) -> None:
     why = f"{sig.name} after {delay:.1f} s"
     env = fresh_env(tmp_path)
-    child = subprocess.Popen(
-        [sys.executable, "-m", "boardgames", "cache", "warm", "queens"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1", **env},
-        # as at a terminal: a shell's background job would start with SIGINT ignored
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    child = start_warm_up(env)
     time.sleep(delay)
     child.send_signal(sig)
     _, err = child.communicate(timeout=120)
@@ -184,19 +189,7 @@ def test_many_warm_ups_stopped_during_a_compile_all_end_130(tmp_path: Path) -> N
     at a time, as a loaded machine would) each end with status 130, or 0 if done first."""
     moments = [1.0 + 8.0 * k / 59 for k in range(60)]
     for pair in range(0, len(moments), 2):
-        children = []
-        for k in (pair, pair + 1):
-            env = fresh_env(tmp_path / str(k))
-            children.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "boardgames", "cache", "warm", "queens"],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                    env={**os.environ, "NO_COLOR": "1", **env},
-                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                )
-            )
+        children = [start_warm_up(fresh_env(tmp_path / str(k))) for k in (pair, pair + 1)]
         start = time.perf_counter()
         for k, child in zip((pair, pair + 1), children, strict=True):
             time.sleep(max(0.0, moments[k] - (time.perf_counter() - start)))
