@@ -322,8 +322,9 @@ GENERIC_WARM_STEP = (
     "the search strategies and Monte Carlo tree search",
     "boardgames.core.engine:warm_kernels",
 )
-"""The warm step of a game whose plugin names kernels but no steps of its own: its
-function takes the game's name (:meth:`GamePlugin.warm_steps` binds it)."""
+"""The warm step of a game whose plugin names kernels but no steps of its own (a plugin
+may also list it among its steps): its function takes the game's name
+(:meth:`GamePlugin.warm_steps` binds it)."""
 
 
 class WarmStep(NamedTuple):

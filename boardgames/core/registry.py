@@ -371,8 +371,7 @@ class GamePlugin:
         if self.kernels is None:
             return ()
         label, path = GENERIC_WARM_STEP
-        generic = functools.partial(self._run_generic_step, path)
-        return (WarmStep(label, path, generic),)
+        return (WarmStep(label, path, self._step(path)),)
 
     def hook(self, name: Hook) -> Any:
         """Deprecated (use the typed method of the hook: :meth:`exact_solver`, ...): the
@@ -415,6 +414,11 @@ class GamePlugin:
         return found
 
     def _step(self, path: str) -> Callable[[], object]:
+        """The step at ``path``, run with no argument; the generic step (which a plugin
+        may also list beside its own) is given this game's name."""
+        if path == GENERIC_WARM_STEP[1]:
+            return functools.partial(self._run_generic_step, path)
+
         def run() -> object:
             function = self.load(path, "warm step")
             if not callable(function):

@@ -400,6 +400,36 @@ def test_a_game_with_kernels_and_no_steps_warms_with_the_generic_step_bound_to_i
     assert plugin("queens").warm_steps()[0].target == plugin("queens").warm[0][1]
 
 
+def test_every_warm_step_of_every_game_runs_with_the_arguments_it_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """connect4 lists the generic step beside its own; run with no argument, it failed
+    ('warm_kernels() missing 1 required positional argument'), and so did `cache warm`.
+    Each step's function is replaced by a recorder of the same signature (nothing
+    compiles) and run as `cache warm` runs it."""
+    import importlib
+    import inspect
+
+    from boardgames.core.hooks import GENERIC_WARM_STEP
+
+    for name, p in plugins().items():
+        for step in p.warm_steps():
+            module_name, attr = step.target.split(":")
+            module = importlib.import_module(module_name)
+            real = getattr(module, attr)
+            calls: list[tuple[Any, ...]] = []
+
+            def record(*args: Any, _calls: list[tuple[Any, ...]] = calls) -> None:
+                _calls.append(args)
+
+            record.__signature__ = inspect.signature(real)  # type: ignore[attr-defined]
+            monkeypatch.setattr(module, attr, record)
+            step.run()
+            inspect.signature(real).bind(*calls[0])  # the arguments it takes, no more
+            generic = step.target == GENERIC_WARM_STEP[1]
+            assert calls == [(name,) if generic else ()], (name, step.target)
+
+
 def test_a_commentary_may_leave_methods_out_and_keep_words_of_its_own(
     install: Any, tmp_path: Path
 ) -> None:
