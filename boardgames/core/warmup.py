@@ -268,11 +268,19 @@ def wait_aside(child: subprocess.Popen[bytes] | None) -> None:
 
 
 def _run_steps(steps: list[str]) -> None:
+    """:func:`compile_aside`'s process: each step run, then marked ready (:func:`step_ready`)
+    in every group that lists it, as ``cache warm`` marks it: the next command that needs
+    only those kernels knows they are compiled, and compiles nothing aside again."""
     import importlib
 
+    listed = warm_steps()
     for step in steps:
         module, name = step.split(":")
         getattr(importlib.import_module(module), name)()
+        for group, targets in listed.items():
+            if any(target == step for _, target in targets):
+                with contextlib.suppress(OSError):
+                    mark_ready(step_marker(group, step))
 
 
 if __name__ == "__main__":

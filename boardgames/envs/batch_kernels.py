@@ -450,7 +450,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
                 n = gen_moves(S, 2 * i, params, M)
                 if n == 0:
                     break
-                j = next_random(rng, i) % np.uint64(n)
+                j = _below(rng, i, n)  # uniform (a remainder would favour the low moves)
                 code = apply_move(S, 2 * i, M[2 * i, j], params)
                 for c in range(cells):
                     S[2 * i, c] = S[2 * i + 1, c]

@@ -248,6 +248,9 @@ def test_steps_compiled_aside_fill_the_cache_and_stop_with_the_command(
     warmup.wait_aside(child)
     assert child.returncode == 0
     assert list(cache.rglob("*.nbi")), "the step's kernels are in the cache"
+    # and marked compiled, as cache warm marks a step: the next command compiles nothing aside
+    assert warmup.step_ready("nim", "boardgames.nim.warm:searcher")
+    assert not warmup.is_ready("nim"), "one step is not the whole group"
     bad = warmup.compile_aside("boardgames.nim.warm:no_such_step")
     warmup.wait_aside(bad)
     assert bad is not None and bad.returncode != 0

@@ -118,6 +118,28 @@ SOLVER_STEP = "boardgames.kalah.play.warm:solver"  # written out: a rename must 
 GUESS_STEP = "boardgames.kalah.play.warm:first_guess"
 
 
+def test_a_solve_after_the_solver_was_compiled_aside_compiles_nothing_aside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kalah group is not ready but an earlier solve compiled the solver's steps aside
+    (their step markers): no "it is compiled now", nothing compiled aside again, the numba
+    solver at once (no pure-Python attempt)."""
+    monkeypatch.setattr(warmup, "is_ready", lambda group: group.startswith("kalah."))
+    asides: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warmup, "compile_aside", lambda *steps: asides.append(steps))
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: pytest.fail(group))
+    r = CliRunner().invoke(cli, ["kalah", "solve", "--pits", "4", "--seeds", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert (data["solver"], data["value"], data["best"]) == ("numba", 6, [1, 2])
+    assert asides == [] and "compiled now" not in r.stderr
+    # only the first guess's step is missing: it alone is compiled aside, and no note
+    monkeypatch.setattr(warmup, "is_ready", lambda group: group == "kalah.solver")
+    r = CliRunner().invoke(cli, ["kalah", "solve", "--pits", "4", "--seeds", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    assert asides == [(GUESS_STEP,)] and "compiled now" not in r.stderr
+
+
 def test_the_steps_compiled_aside_are_warm_steps() -> None:
     """What ``kalah solve`` compiles aside on a fresh machine is what ``cache warm kalah``
     runs (a renamed step would silently compile nothing there)."""

@@ -138,8 +138,13 @@ def solve(
         _print_finished(console, game, state, base, side, as_json)
         return
     jobs = job_solve_wanted(cluster, checkpoint_dir, at_least, at_most)
-    # a fresh machine: before anything that compiles (the table's cache key too)
-    fresh = not warmup.is_ready("kalah")
+    # a fresh machine: before anything that compiles (the table's cache key too); the
+    # solver's steps may be compiled already (an earlier solve compiled them aside)
+    ready = warmup.is_ready("kalah")
+    unready = [
+        s for s in (SOLVER_STEP, GUESS_STEP) if not ready and not warmup.step_ready("kalah", s)
+    ]
+    fresh = SOLVER_STEP in unready
     # a board far beyond the pure-Python solver goes to the numba solver at once
     big = estimate_positions(pits, pit_stones(state, pits), 0) > QUICK_ESTIMATE
     quick = endgame_spec == "auto" and not jobs and fresh and not big
@@ -153,15 +158,15 @@ def solve(
     # the other core, while this one compiles and builds the endgame table; they are loaded
     # from the cache after
     aside = None
-    if fresh and not jobs:
-        if big:
+    if unready and not jobs:
+        if big and fresh:
             err.print(
                 "(a board this big needs the fast solver: it is compiled now, once per "
                 "machine; boardgames cache warm kalah does it ahead)",
                 highlight=False,
                 soft_wrap=True,
             )
-        aside = warmup.compile_aside(SOLVER_STEP, GUESS_STEP)
+        aside = warmup.compile_aside(*unready)
     left = pit_stones(state, pits)
     if stones > 0 and estimate_positions(pits, left, 0) <= TINY_POSITIONS:
         if endgame_spec != "auto" and not as_json:
