@@ -237,8 +237,8 @@ QUICK_NODES = 400_000
 numba solver is compiled instead."""
 QUICK_ESTIMATE = 25 * QUICK_NODES
 """The pure-Python solver is not tried where the estimate of a solve's positions
-(``estimate_positions``, within a factor 3 of the numba solver's) is above this: 5 x 4,
-6 x 3 and bigger boards (6 x 4: 1.4e9)."""
+(``estimate_positions``, usually within a factor 3 of what the numba solver searches) is
+above this: 5 x 4, 6 x 3 and bigger boards (6 x 4: 1.4e9)."""
 
 
 def _solve_before_compiling(

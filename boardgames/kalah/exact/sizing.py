@@ -112,8 +112,12 @@ def estimate_positions(pits: int, stones: int, table_stones: int = 0) -> float:
     the tables' and ``m`` the pits: a least-squares fit to the positions searched from 19
     start positions, 3 x 3 to 6 x 5 (11 without tables, measured on 2 threads on
     2026-11-23; 8 with tables, from the solver table of docs/sections/solver.md); its
-    root-mean-square error is a factor 1.7, at most 3. 6 x 6 comes out at 3e13 positions
-    without tables (about half a year on 2 cores) and 6e10 with the 30-stone tables.
+    root-mean-square error is a factor 1.7, at most 3 on those points. A start outside
+    them can be further off: 6 x 4 with the 20-stone tables that ``--endgame auto``
+    builds searched 69 M positions (2026-12-07), 3.4 times its estimate of 20 M; the
+    progress then says "more than estimated", never a wrong share. 6 x 6 comes out at
+    3e13 positions without tables (about half a year on 2 cores) and 6e10 with the
+    30-stone tables.
     """
     s = max(0.0, stones - table_stones / 2)
     return 10 ** (0.37 + 0.098 * s + 0.0141 * pits * s)
