@@ -37,6 +37,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -69,10 +70,33 @@ class Command:
     (the program's first move); None: when the process ends."""
     answer: str | None = None
     """A regular expression picking the answer's line from stdout; None: the last line."""
+    files: tuple[tuple[str, str], ...] = ()
+    """Files written into the run's folder (``{tmp}``) first: (name, text)."""
     quick: bool = False
     big: bool = False
     """Work too big for pure Python (measured with ``--big`` only: minutes)."""
 
+
+SMALL_GAME = """Rules : classic
+Pits : 4
+Seeds : 3
+Player A : program random
+Player B : program random
+First : A
+
+1) A: 2 B: 5 8
+2) A: 0 2 3 B: 6
+3) A: 0 B: 5
+4) A: 1 B: 7
+5) A: 1 B: 5
+6) A: 2 B: 5
+7) A: 3 B: 8
+8) A: 1 B: 7
+
+Final : A 15 B 9
+"""
+"""A whole 4 x 3 game of two random players (``boardgames play kalah --first random
+--second random --pits 4 --seeds 3 --record FILE``), for the first review."""
 
 COMMANDS = [
     Command("queens count -n 12", ("queens", "count", "-n", "12"), answer=r"14,?200", quick=True),
@@ -85,20 +109,47 @@ COMMANDS = [
     Command("compare kalah", ("compare", "kalah"), answer=r"(?i)agree|same|differ"),
     Command(
         "nim play (first move)",
-        ("nim", "play"),
-        stdin="1 2\nquit\n",
-        until=r"^I take",
-        answer=r"^I take",
+        ("nim", "play", "--first", "program"),
+        stdin="quit\n",
+        until=r"^I play",
+        answer=r"^I play",
         quick=True,
     ),
     Command(
         "kalah play 6x6 (first program move)",
-        ("kalah", "play", "--record", "{tmp}/game.klh"),
-        stdin="2\nquit\n",
-        until=r"^I move from",
-        answer=r"^I move from",
+        ("kalah", "play", "--first", "b", "--record", "{tmp}/game.klh"),
+        stdin="quit\n",
+        until=r"^I play",
+        answer=r"^I play",
     ),
     Command("kalah analyse", ("kalah", "analyse"), answer=r"(?i)best|move"),
+    Command(
+        "kalah match (issue 47's first match)",
+        tuple(
+            shlex.split("kalah match --games 1 --jobs 1 --pits 2 --seeds 1 --a depth=1 --b depth=1")
+        ),
+        answer=r"games? in",
+    ),
+    Command(
+        "kalah review (a 4 x 3 game)",
+        ("kalah", "review", "{tmp}/game.klh"),
+        files=(("game.klh", SMALL_GAME),),
+        answer=r"moves, \d+ valued exactly",
+    ),
+    Command(
+        "connect4 solve 4455443",
+        ("connect4", "solve", "4455443"),
+        answer=r"^Score|wins|draw",
+    ),
+    Command("analyse connect4", ("analyse", "connect4"), answer=r"Best move"),
+    Command("compare connect4", ("compare", "connect4"), answer=r"(?i)agree|differ"),
+    Command(
+        "play connect4 (first program move)",
+        ("play", "connect4", "--first", "program"),
+        stdin="quit\n",
+        until=r"^1 plays",
+        answer=r"^1 plays",
+    ),
     Command("cache warm all", ("cache", "warm", "all"), answer=r"^Ready"),
     Command(
         "queens count -n 14",
@@ -247,6 +298,9 @@ def measure(cmd: Command, numba_dir: Path, work: Path) -> Run:
         "COLUMNS": "200",
         LOG_VAR: str(log),
     }
+    work.mkdir(parents=True, exist_ok=True)
+    for name, text in cmd.files:
+        (work / name).write_text(text)
     args = [a.replace("{tmp}", str(work)) for a in cmd.args]
     t0 = time.perf_counter()
     child = subprocess.Popen(
@@ -331,8 +385,10 @@ def _ensure_ready(warm_dir: Path) -> None:
     from boardgames.core import warmup
 
     warmup.stamp.cache_clear()
+    warmup._plugin_sources.cache_clear()
     ready = all(
-        (warm_dir / warmup.READY_FOLDER / f"{g}-{warmup.stamp()}").is_file() for g in warmup.GROUPS
+        (warm_dir / warmup.READY_FOLDER / f"{g}-{warmup.group_stamp(g)}").is_file()
+        for g in warmup.groups()
     )
     if not ready:
         subprocess.run(
