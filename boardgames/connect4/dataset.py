@@ -321,7 +321,7 @@ def check_consistent(game: ConnectFour, data: dict[str, np.ndarray]) -> Iterator
     """Disagreements of a dataset with itself and the rules (none expected): a position's
     score is its best column's; a column's score is minus its child's score when the
     child is in the set, and the rules' score when the column ends the game."""
-    states = [game.parse_position(str(word)) for word in data["moves"]]
+    states = _positions(game, data["moves"])
     index = {_key(game, s): i for i, s in enumerate(states)}
     for i, word in enumerate(data["moves"]):
         legal = data["legal"][i] == 1
@@ -334,9 +334,33 @@ def check_consistent(game: ConnectFour, data: dict[str, np.ndarray]) -> Iterator
             got = int(data["move_scores"][i][col])
             if over is not None:
                 want = -over
-            elif _key(game, child) in index:
-                want = -int(data["score"][index[_key(game, child)]])
+            elif (at := index.get(_key(game, child))) is not None:
+                want = -int(data["score"][at])
             else:
                 continue
             if got != want:
                 yield f"{word}: column {col + 1} scores {got}, its child says {want}"
+
+
+def _positions(game: ConnectFour, words: Any) -> list[State]:
+    """The position of each move word, as ``game.parse_position`` gives it (its errors
+    too). A word whose word less its last move came earlier is played on from that
+    position: one move, not a replay from the start (a set of every position lists the
+    parents first: 4 x 4's 134,289 positions in about 1 s instead of 12)."""
+    seen: dict[str, State] = {}
+    out = []
+    for item in words:
+        word = str(item).strip()
+        parent = seen.get(word[:-1]) if word else None
+        last = word[-1:]
+        if (
+            parent is not None
+            and "1" <= last <= str(game.width)
+            and int(last) - 1 in game.legal_moves(parent)
+        ):
+            state, _ = game.play(parent, int(last) - 1)
+        else:  # the start, a word whose parent is not here, or a bad one (its own message)
+            state = game.parse_position(word)
+        seen[word] = state
+        out.append(state)
+    return out

@@ -7,6 +7,7 @@ checkpoint, and loading it with numpy (and pandas when installed)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from boardgames.cli import cli
 from boardgames.connect4 import dataset as D
 from boardgames.connect4.game import ConnectFour
+from boardgames.core.protocol import GameError
 
 A212693 = [1, 7, 49, 238, 1120, 4263, 16422]
 """Positions of 7 x 6 Connect Four after n discs (oeis.org/A212693); no game ends before
@@ -65,6 +67,22 @@ def test_every_4x4_position_is_exact() -> None:
     state = game.parse_position(str(data["moves"][i]))
     assert np.array_equal(data["observations"][i], game.observation(state, int(data["to_move"][i])))
     assert data["best"][i].sum() >= 1 and data["legal"][i].sum() == 4
+
+
+def test_positions_of_words_are_the_parsed_ones_and_bad_words_say_why() -> None:
+    """check_consistent plays a word on from its parent's position when the parent came
+    earlier; every position is the one parse_position gives, and a bad word fails with
+    parse_position's own message."""
+    game = ConnectFour(4, 4)
+    words = ["", "1", "12", "21", "211", "2113", "1111", "34"]  # 211's parent "21"; 34 alone
+    got = D._positions(game, np.array(words))
+    for word, state in zip(words, got, strict=True):
+        assert np.array_equal(state, game.parse_position(word)), word
+    for bad in ("11111", "115", "1x"):  # a full column, no column 5, no column at all
+        with pytest.raises(GameError) as want:
+            game.parse_position(bad)
+        with pytest.raises(GameError, match=re.escape(str(want.value))):
+            D._positions(game, ["", "1", "11", "111", "1111", bad])
 
 
 @pytest.mark.slow
