@@ -144,9 +144,10 @@ def is_ready(group: str) -> bool:
 
 def step_ready(group: str, target: str) -> bool:
     """True when one step of ``group`` (its ``"module:function"``) was compiled by these
-    sources: a command that needs only that step's kernels may use them before the whole
-    group is done (``kalah play`` switches to its engine after the program's step)."""
-    return is_ready(step_marker(group, target))
+    sources, on its own or with the whole group: a command that needs only that step's
+    kernels may use them before the whole group is done (``kalah play`` switches to its
+    engine after the program's step)."""
+    return is_ready(group) or is_ready(step_marker(group, target))
 
 
 def step_marker(group: str, target: str) -> str:

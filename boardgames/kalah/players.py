@@ -200,7 +200,7 @@ def _solver_ready() -> bool:
     from boardgames.core import warmup
     from boardgames.kalah.play.warm import SOLVER_STEP
 
-    if warmup.is_ready("kalah") or warmup.step_ready("kalah", SOLVER_STEP):
+    if warmup.step_ready("kalah", SOLVER_STEP):
         return True
     # no background compile will come (switched off, no cache folder): compile here
     return not warmup.warm_in_background("kalah")

@@ -261,3 +261,7 @@ def test_steps_compiled_aside_fill_the_cache_and_stop_with_the_command(
     assert slow.poll() is not None, "stopped, not left compiling"
     monkeypatch.setenv(warmup.BACKGROUND_SWITCH, "0")
     assert warmup.compile_aside("boardgames.nim.warm:searcher") is None
+    # a group marked ready has every step of it ready, marked on its own or not
+    assert not warmup.step_ready("nim", "boardgames.nim.warm:solver")
+    warmup.mark_ready("nim")
+    assert warmup.step_ready("nim", "boardgames.nim.warm:solver")

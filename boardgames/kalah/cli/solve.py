@@ -140,10 +140,7 @@ def solve(
     jobs = job_solve_wanted(cluster, checkpoint_dir, at_least, at_most)
     # a fresh machine: before anything that compiles (the table's cache key too); the
     # solver's steps may be compiled already (an earlier solve compiled them aside)
-    ready = warmup.is_ready("kalah")
-    unready = [
-        s for s in (SOLVER_STEP, GUESS_STEP) if not ready and not warmup.step_ready("kalah", s)
-    ]
+    unready = [s for s in (SOLVER_STEP, GUESS_STEP) if not warmup.step_ready("kalah", s)]
     fresh = SOLVER_STEP in unready
     # a board far beyond the pure-Python solver goes to the numba solver at once
     big = estimate_positions(pits, pit_stones(state, pits), 0) > QUICK_ESTIMATE

@@ -167,11 +167,10 @@ def run_job_solve(
         # searches with it) compile in processes of their own, and this one compiles the
         # table's kernels and builds the table the workers will load
         solver_aside = guess_aside = None
-        if cluster is not None and not warmup.is_ready("kalah"):
-            if not warmup.step_ready("kalah", SOLVER_STEP):
-                solver_aside = warmup.compile_aside(SOLVER_STEP)
-            if not warmup.step_ready("kalah", GUESS_STEP):
-                guess_aside = warmup.compile_aside(GUESS_STEP)
+        if cluster is not None and not warmup.step_ready("kalah", SOLVER_STEP):
+            solver_aside = warmup.compile_aside(SOLVER_STEP)
+        if cluster is not None and not warmup.step_ready("kalah", GUESS_STEP):
+            guess_aside = warmup.compile_aside(GUESS_STEP)
         compile_solver = solver_aside is None
         runner.prepare(prepare_job, pits, rules, empty_capture, total, endgame, compile_solver)
         runner.start()

@@ -41,7 +41,7 @@ def program_ready(rules: str) -> bool:
     the program's own step of it (a command may switch to the engine then)."""
     from boardgames.core import warmup
 
-    return warmup.is_ready("kalah") or warmup.step_ready("kalah", f"{__name__}:program_{rules}")
+    return warmup.step_ready("kalah", f"{__name__}:program_{rules}")
 
 
 def kernels_ready(game: Kalah, config: EngineConfig) -> bool:
