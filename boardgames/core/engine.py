@@ -117,11 +117,15 @@ def think(
     return _think_python(game, state, depth, budget, asked, stop_at_deadline, t0)
 
 
-def _answer(r: SearchResult, engine: str, t0: float, budget: float, depth: int | None) -> Answer:
+def _answer(
+    r: SearchResult, engine: str, t0: float, budget: float | None, depth: int | None
+) -> Answer:
+    """``r`` as an :class:`Answer`; ``budget``: the seconds a timed search was given
+    (None: no time was given, a search to a depth or until stopped, which never overran)."""
     spent = time.perf_counter() - t0
     return Answer(
         r.best_move, r.value, r.exact, depth, r.nodes, spent, engine, list(r.pv),
-        overran=spent > 1.5 * budget + 0.2,
+        overran=budget is not None and spent > 1.5 * budget + 0.2,
     )  # fmt: skip
 
 
@@ -196,7 +200,7 @@ def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer |
     t0 = time.perf_counter()
     solved = _try_solver(game, state, stop)
     if solved is not None:
-        return _answer(solved, "solver", t0, 0.0, None)
+        return _answer(solved, "solver", t0, None, None)
     if numba_ready(game):
         from boardgames.core.strategies import numba_searcher
 
@@ -208,13 +212,13 @@ def exact_answer(game: Game, state: State, stop: Callable[[], bool]) -> Answer |
         if stopped:
             return None
         r.exact, r.depth = True, None
-        return _answer(r, "numba", t0, 0.0, None)
+        return _answer(r, "numba", t0, None, None)
     try:
         r = alphabeta_tt(game, state, None, stop=stop)
     except SearchStopped:
         return None
     r.exact = True
-    return _answer(r, "python", t0, 0.0, None)
+    return _answer(r, "python", t0, None, None)
 
 
 def _think_python(
@@ -232,7 +236,7 @@ def _think_python(
             r = alphabeta_tt(game, state, depth, table=table, stop=asked)
         except SearchStopped:
             raise Cancelled("stopped before the search finished") from None
-        return _answer(r, "python", t0, budget, depth)
+        return _answer(r, "python", t0, None, depth)  # a depth: no time given
     # a search to the end in the first part of the time: exact if it finishes
     first_deadline = t0 + budget * EXACT_SHARE
     try:
@@ -314,7 +318,7 @@ def _deepen_numba(
         r, stopped = searcher.limited("mtdf", state, depth, 2**62)
         if stopped:
             raise Cancelled("stopped before the search finished")
-        return _answer(r, "numba", t0, budget, depth)
+        return _answer(r, "numba", t0, None, depth)  # a depth: no time given
     searcher.ws.clear_heuristics(table=True)
     # a search to the end within a share of the time
     limit = max(10_000, int(NUMBA_RATE * budget * EXACT_SHARE))

@@ -114,3 +114,21 @@ def test_a_depth_limited_search_is_exact_only_when_every_line_ended(
     assert exact_seen and bound_seen
     # a window narrower than the whole range returns a bound, never an exact value
     assert not alphabeta(game, state, 60, alpha=-1, beta=1).exact
+
+
+@pytest.mark.parametrize("name", ["connect4", "nim"])
+def test_a_search_to_a_depth_never_overran_its_time(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level given as a depth has no time to overrun: however long the search took (on
+    a loaded machine; here a clock that jumps 10 s at every look), the answer never says
+    it took more than its time. (The page said "It took 8.2 s, more than its time" of a
+    depth-2 Connect Four move once; nothing had given it a time.)"""
+    import boardgames.core.engine as engine
+
+    clock = itertools.count(0.0, 10.0)
+    game = make_game(name)
+    state = game.initial_state()
+    monkeypatch.setattr(engine.time, "perf_counter", lambda: next(clock))
+    answer = think(game, state, depth=2, engine="python")
+    assert answer.seconds >= 10.0 and answer.overran is False
