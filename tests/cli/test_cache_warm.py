@@ -8,8 +8,10 @@
   temporary name and renames it into place).
 - A bad group is one line and status 2; ``--help`` loads no numba.
 
-Every compile happens in a fresh ``NUMBA_CACHE_DIR`` of the test's own (queens, the
-cheapest group: about 20 s cold); warming everything is marked slow.
+Every compile happens in a fresh ``NUMBA_CACHE_DIR`` of the test's own (queens, a cheap
+group: about 20 s cold). The default run compiles it cold once: the warm-up stopped at
+4 s, which a whole warm-up then completes, is also the warm-up the other tests look at.
+Warming everything is marked slow.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -55,13 +58,57 @@ def listed(env: Env) -> dict:
     return kernels
 
 
+class Stopped(NamedTuple):
+    """A cold ``cache warm queens`` stopped by ``sig`` after ``delay`` seconds, then the
+    commands after it in the same cache: ``queens count --method numba`` and a whole
+    ``cache warm queens``."""
+
+    why: str
+    sig: signal.Signals
+    env: Env
+    child: subprocess.CompletedProcess[str]
+    count: subprocess.CompletedProcess[str]
+    again: subprocess.CompletedProcess[str]
+    listed_between: dict | None
+    """``cache list``'s kernels between the stop and the count (None: it had finished)."""
+    listed_after: dict
+    """``cache list``'s kernels after the whole warm-up."""
+
+
+def stop_then_complete(folder: Path, sig: signal.Signals, delay: float) -> Stopped:
+    env = fresh_env(folder)
+    child = start_warm_up(env)
+    time.sleep(delay)
+    child.send_signal(sig)
+    out, err = child.communicate(timeout=120)
+    done = subprocess.CompletedProcess(child.args, child.returncode, out, err)
+    between = None if child.returncode == 0 else listed(env)
+    count = run("queens", "count", "-n", "9", "--method", "numba", env=env)
+    again = run("cache", "warm", "queens", env=env)
+    why = f"{sig.name} after {delay:.1f} s"
+    return Stopped(why, sig, env, done, count, again, between, listed(env))
+
+
 @pytest.fixture(scope="module")
 def warm_queens(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[Env, subprocess.CompletedProcess[str]]:
-    """One cold warm-up of the queens group, shared by the tests below."""
-    env = fresh_env(tmp_path_factory.mktemp("warm"))
-    return env, run("cache", "warm", "queens", env=env)
+    """One cold warm-up of the queens group, shared by the tests below: the default
+    stopped warm-up (:data:`STOPS`' first) and the whole warm-up that completes it (a cold
+    compile costs about 25 s: one serves them all)."""
+    stopped = stopped_at(tmp_path_factory, STOPS[0].values)
+    return stopped.env, stopped.again
+
+
+_STOPPED: dict[tuple[Any, ...], Stopped] = {}
+
+
+def stopped_at(factory: pytest.TempPathFactory, when: tuple[Any, ...]) -> Stopped:
+    """:func:`stop_then_complete` at ``when`` (sig, delay), once a module."""
+    if when not in _STOPPED:
+        sig, delay = when
+        _STOPPED[when] = stop_then_complete(factory.mktemp("stopped"), sig, delay)
+    return _STOPPED[when]
 
 
 def test_warm_marks_the_group_ready(
@@ -150,16 +197,12 @@ time), one in the default run, the rest with ``-m slow``."""
 
 @pytest.mark.parametrize(("sig", "delay"), STOPS)
 def test_a_stopped_warm_up_leaves_a_usable_cache(
-    tmp_path: Path, sig: signal.Signals, delay: float
+    tmp_path_factory: pytest.TempPathFactory, sig: signal.Signals, delay: float
 ) -> None:
-    why = f"{sig.name} after {delay:.1f} s"
-    env = fresh_env(tmp_path)
-    child = start_warm_up(env)
-    time.sleep(delay)
-    child.send_signal(sig)
-    _, err = child.communicate(timeout=120)
-    finished = child.returncode == 0  # it may have ended before the signal came
-    if not finished:
+    stopped = stopped_at(tmp_path_factory, (sig, delay))
+    why, child = stopped.why, stopped.child
+    err = child.stderr
+    if child.returncode != 0:  # it may have ended before the signal came
         if sig == signal.SIGINT:
             assert child.returncode == 130, (why, err)
             last = err.strip().splitlines()[-1]
@@ -170,15 +213,15 @@ def test_a_stopped_warm_up_leaves_a_usable_cache(
             assert "Traceback" not in err, (why, err)
         else:
             assert child.returncode == -signal.SIGTERM, (why, child.returncode, err)
-        assert listed(env)["groups"]["queens"] is False, why
-    result = run("queens", "count", "-n", "9", "--method", "numba", env=env)
+        assert stopped.listed_between is not None
+        assert stopped.listed_between["groups"]["queens"] is False, why
+    result = stopped.count
     assert result.returncode == 0, (why, result.stderr)
     assert "352" in result.stdout, (why, result.stdout)
     assert "Traceback" not in result.stderr, (why, result.stderr)
     # and a warm-up after it completes the cache and marks the group
-    again = run("cache", "warm", "queens", env=env)
-    assert again.returncode == 0, (why, again.stderr)
-    assert listed(env)["groups"]["queens"] is True, why
+    assert stopped.again.returncode == 0, (why, stopped.again.stderr)
+    assert stopped.listed_after["groups"]["queens"] is True, why
 
 
 @pytest.mark.slow
