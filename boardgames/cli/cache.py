@@ -652,7 +652,8 @@ def _drop_pid_file(group: str) -> None:
 @click.option("--quiet", is_flag=True, hidden=True, help="No output (the background warm-up).")
 def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
     """Compile the numba kernels of the commands of GROUP (default: all) into the cache,
-    so that no command compiles on first use: for images, classrooms and CI.
+    so that no command compiles on first use: for images, classrooms and CI. A two-player
+    game's last step compiles its batched environment (boardgames.envs.batch).
 
     Each step runs the code a command runs to load its kernels: a kernel already in the
     cache is loaded (quick), one that is not is compiled (seconds to a minute each, once

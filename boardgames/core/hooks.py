@@ -326,6 +326,17 @@ GENERIC_WARM_STEP = (
 may also list it among its steps): its function takes the game's name
 (:meth:`GamePlugin.warm_steps` binds it)."""
 
+BATCH_WARM_STEP = (
+    "the batched environment (boardgames.envs.batch)",
+    "boardgames.envs.batch:warm_kernels",
+)
+"""The warm step every two-player game with kernels gets after its own steps: the batched
+environment's kernels, so that a first ``boardgames.envs.batch(GAME, n)`` on a warmed
+machine compiles nothing (about 7-15 s otherwise). Its function takes the game's name."""
+
+NAMED_WARM_STEPS = (GENERIC_WARM_STEP[1], BATCH_WARM_STEP[1])
+"""The warm steps whose function is given the game's name."""
+
 
 class WarmStep(NamedTuple):
     """One step of ``cache warm GAME``: its label, its ``"module:function"`` (a step's

@@ -41,8 +41,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from boardgames.core.hooks import (
+    BATCH_WARM_STEP,
     COMMENTARY_METHODS,
     GENERIC_WARM_STEP,
+    NAMED_WARM_STEPS,
     Commentary,
     EnvExtras,
     GamePlayers,
@@ -364,14 +366,16 @@ class GamePlugin:
 
     def warm_steps(self) -> tuple[WarmStep, ...]:
         """``cache warm GAME``'s steps (``warm``; for a game with kernels and no steps,
-        the generic one), imported only when a step runs; none for a game without
-        kernels or steps."""
-        if self.warm:
-            return tuple(WarmStep(label, path, self._step(path)) for label, path in self.warm)
-        if self.kernels is None:
-            return ()
-        label, path = GENERIC_WARM_STEP
-        return (WarmStep(label, path, self._step(path)),)
+        the generic one), then for a two-player game with kernels the batched
+        environment's (:data:`~boardgames.core.hooks.BATCH_WARM_STEP`, unless listed),
+        imported only when a step runs; none for a game without kernels or steps."""
+        listed = list(self.warm)
+        if not listed and self.kernels is not None:
+            listed.append(GENERIC_WARM_STEP)
+        two_player = self.kind == "game" and self.kernels is not None
+        if two_player and all(path != BATCH_WARM_STEP[1] for _, path in listed):
+            listed.append(BATCH_WARM_STEP)
+        return tuple(WarmStep(label, path, self._step(path)) for label, path in listed)
 
     def hook(self, name: Hook) -> Any:
         """Deprecated (use the typed method of the hook: :meth:`exact_solver`, ...): the
@@ -414,9 +418,9 @@ class GamePlugin:
         return found
 
     def _step(self, path: str) -> Callable[[], object]:
-        """The step at ``path``, run with no argument; the generic step (which a plugin
-        may also list beside its own) is given this game's name."""
-        if path == GENERIC_WARM_STEP[1]:
+        """The step at ``path``, run with no argument; the generic steps (which a plugin
+        may also list beside its own) are given this game's name."""
+        if path in NAMED_WARM_STEPS:
             return functools.partial(self._run_generic_step, path)
 
         def run() -> object:

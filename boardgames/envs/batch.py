@@ -664,6 +664,30 @@ def search_values(
     return values, best
 
 
+def warm_kernels(name: str) -> None:
+    """``cache warm NAME``'s step for the batched environment
+    (:data:`~boardgames.core.hooks.BATCH_WARM_STEP`): the kernels of its every step
+    compiled (or loaded from the cache) on two games with the default options, serial:
+    the observation, the step with given and with drawn actions, and the random actions.
+    (The openings' moves and :func:`random_playouts` have kernels of their own, compiled
+    on first use: for Kalah they would add some 20 s to every background warm-up.) Nothing
+    for a game without action ids (it has no batch) or whose batch runs on its Python
+    rules (no kernels, or a codec the kernels cannot read)."""
+    from boardgames.core.capabilities import capabilities
+    from boardgames.core.registry import plugin
+
+    if "actions" not in capabilities(plugin(name).make()):
+        return
+    with warnings.catch_warnings():  # the Python rules' "slow but right": nothing to warm
+        warnings.simplefilter("ignore", UserWarning)
+        env = batch(name, 2)
+    if env.backend == "python":
+        return
+    env.reset(seed=0)
+    env.step(env.random_actions())
+    env.step_random()
+
+
 class _CallableModule(types.ModuleType):
     """``boardgames.envs.batch(...)`` stays the function once this module is imported:
     importing a submodule binds its name in the package, over the package's function."""

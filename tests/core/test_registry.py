@@ -385,18 +385,24 @@ def test_the_typed_hooks_keep_the_plugins_objects() -> None:
 def test_a_game_with_kernels_and_no_steps_warms_with_the_generic_step_bound_to_it(
     install: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from boardgames.core import engine
-    from boardgames.core.hooks import GENERIC_WARM_STEP
+    import importlib
 
+    from boardgames.core import engine
+    from boardgames.core.hooks import BATCH_WARM_STEP, GENERIC_WARM_STEP
+
+    batch = importlib.import_module("boardgames.envs.batch")  # the module, not the function
     install(
         "warmgame", GOOD.format(name="warmy", extra="kernels='boardgames.nim.kernels:kernel_spec'")
     )
     seen: list[str] = []
     monkeypatch.setattr(engine, "warm_kernels", seen.append)
-    (step,) = plugins()["warmy"].warm_steps()
-    assert (step.label, step.target) == GENERIC_WARM_STEP
-    step.run()
-    assert seen == ["warmy"]  # called with no argument: the game's name is bound
+    monkeypatch.setattr(batch, "warm_kernels", lambda name: seen.append(f"batch {name}"))
+    generic, batched = plugins()["warmy"].warm_steps()  # a two-player game: the batch's too
+    assert (generic.label, generic.target) == GENERIC_WARM_STEP
+    assert (batched.label, batched.target) == BATCH_WARM_STEP
+    generic.run()
+    batched.run()
+    assert seen == ["warmy", "batch warmy"]  # called with no argument: the name is bound
     assert plugin("queens").warm_steps()[0].target == plugin("queens").warm[0][1]
 
 
@@ -410,7 +416,7 @@ def test_every_warm_step_of_every_game_runs_with_the_arguments_it_takes(
     import importlib
     import inspect
 
-    from boardgames.core.hooks import GENERIC_WARM_STEP
+    from boardgames.core.hooks import NAMED_WARM_STEPS
 
     for name, p in plugins().items():
         for step in p.warm_steps():
@@ -426,8 +432,8 @@ def test_every_warm_step_of_every_game_runs_with_the_arguments_it_takes(
             monkeypatch.setattr(module, attr, record)
             step.run()
             inspect.signature(real).bind(*calls[0])  # the arguments it takes, no more
-            generic = step.target == GENERIC_WARM_STEP[1]
-            assert calls == [(name,) if generic else ()], (name, step.target)
+            named = step.target in NAMED_WARM_STEPS
+            assert calls == [(name,) if named else ()], (name, step.target)
 
 
 def test_a_commentary_may_leave_methods_out_and_keep_words_of_its_own(

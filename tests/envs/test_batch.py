@@ -348,3 +348,40 @@ def test_importing_the_package_loads_no_learning_library() -> None:
     code = "import boardgames.envs, sys; print('gymnasium' in sys.modules, 'numba' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False False", done.stderr
+
+
+def test_cache_warm_compiles_the_batch_so_a_first_batch_compiles_nothing(tmp_path: Any) -> None:
+    """The batched environment's warm step (every two-player game with kernels has it,
+    after its own), run in an empty kernel cache; then a fresh process makes a batch of
+    the game and steps it with given and with drawn actions: numba compiles nothing
+    there (it compiled for about 7 s in it before the step existed)."""
+    import os
+
+    from boardgames.core.hooks import BATCH_WARM_STEP
+
+    assert [s.target for s in registry.plugin("nim").warm_steps()][-1] == BATCH_WARM_STEP[1]
+    assert all(
+        (BATCH_WARM_STEP[1] in [s.target for s in p.warm_steps()])
+        == (p.kind == "game" and p.kernels is not None)
+        for p in registry.plugins().values()
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    warm = "from boardgames.envs.batch import warm_kernels; warm_kernels('nim')"
+    subprocess.run([sys.executable, "-c", warm], check=True, env=env, timeout=600)
+    use = (
+        "import numpy as np\n"
+        "from boardgames.cli.cache import _CompileCounter\n"
+        "from boardgames.envs.batch import batch\n"
+        "with _CompileCounter() as counter:\n"
+        "    b = batch('nim', 8)\n"
+        "    b.reset(seed=1)\n"
+        "    for _ in range(20):\n"
+        "        b.step(b.random_actions())\n"
+        "        b.step_random()\n"
+        "print(counter.count)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", use], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0", done.stdout + done.stderr
