@@ -594,14 +594,11 @@ the loading code the commands use (no kernel code of its own)."""
 
 def _warm_step(target: str, group: str) -> None:
     """Run one step of ``group`` (a game), ``"module:function"``, as its plugin says
-    (:meth:`boardgames.core.registry.GamePlugin.warm_steps`)."""
-    from boardgames.core.registry import plugin
+    (:func:`boardgames.core.warmup.run_step`)."""
+    from boardgames.core import warmup
 
-    for step in plugin(group).warm_steps():
-        if step.target == target:
-            step.run()
-            return
-    raise click.ClickException(f"{group} has no warm step {target}")
+    if not warmup.run_step(group, target):
+        raise click.ClickException(f"{group} has no warm step {target}")
 
 
 class _CompileCounter:

@@ -268,20 +268,32 @@ def wait_aside(child: subprocess.Popen[bytes] | None) -> None:
             child.wait(0.1)
 
 
-def _run_steps(steps: list[str]) -> None:
-    """:func:`compile_aside`'s process: each step run, then marked ready (:func:`step_ready`)
-    in every group that lists it, as ``cache warm`` marks it: the next command that needs
-    only those kernels knows they are compiled, and compiles nothing aside again."""
-    import importlib
+def run_step(group: str, target: str) -> bool:
+    """Run the warm step ``target`` (``"module:function"``) of ``group`` (a game) as its
+    plugin says (:meth:`~boardgames.core.registry.GamePlugin.warm_steps`: a generic step
+    is given the game's name); False when ``group`` lists no such step."""
+    from boardgames.core.registry import plugin
 
+    for step in plugin(group).warm_steps():
+        if step.target == target:
+            step.run()
+            return True
+    return False
+
+
+def _run_steps(steps: list[str]) -> None:
+    """:func:`compile_aside`'s process: each step run as ``cache warm`` runs it
+    (:func:`run_step`), then marked ready (:func:`step_ready`) in every group that lists
+    it: the next command that needs only those kernels knows they are compiled, and
+    compiles nothing aside again."""
     listed = warm_steps()
     for step in steps:
-        module, name = step.split(":")
-        getattr(importlib.import_module(module), name)()
-        for group, targets in listed.items():
-            if any(target == step for _, target in targets):
-                with contextlib.suppress(OSError):
-                    mark_ready(step_marker(group, step))
+        groups = [g for g, targets in listed.items() if any(t == step for _, t in targets)]
+        if not groups or not run_step(groups[0], step):
+            raise SystemExit(f"no game lists the warm step {step}")
+        for group in groups:
+            with contextlib.suppress(OSError):
+                mark_ready(step_marker(group, step))
 
 
 if __name__ == "__main__":

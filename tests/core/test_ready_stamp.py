@@ -60,3 +60,28 @@ def test_an_edit_or_an_upgrade_of_a_plugin_changes_its_stamp_only(outside: Path)
     assert _fresh("stampgame") != edited
     assert _fresh("kalah") == kalah == warmup.stamp()  # a built-in game's: the toolkit's
     assert warmup.marker("stampgame").name == f"stampgame-{warmup.group_stamp('stampgame')}"
+
+
+def test_a_step_compiled_aside_runs_as_cache_warm_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """compile_aside's process runs a step through the plugin's warm steps: a generic step
+    (here the batched environment's, which every two-player game with kernels lists) is
+    given the game's name, and it is marked in every group that lists it; a step no game
+    lists is refused."""
+    import importlib
+
+    from boardgames.core.hooks import BATCH_WARM_STEP
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    batch = importlib.import_module("boardgames.envs.batch")  # the module, not the function
+    seen: list[str] = []
+    monkeypatch.setattr(batch, "warm_kernels", seen.append)
+    step = BATCH_WARM_STEP[1]
+    warmup._run_steps([step])
+    listing = [g for g, steps in warmup.warm_steps().items() if any(t == step for _, t in steps)]
+    assert {"connect4", "kalah", "nim"} <= set(listing)
+    assert seen == listing[:1]  # run once, with a game's name
+    assert all(warmup.step_ready(g, step) for g in listing)
+    with pytest.raises(SystemExit, match="no game lists the warm step"):
+        warmup._run_steps(["boardgames.nim.warm:no_such_step"])
