@@ -198,9 +198,7 @@ def _compile_first(method: str, n: int, job: Job) -> None:
     from boardgames.core import warmup
 
     step = _WARM_STEPS.get(method)
-    if step is None or method in _LOADED or warmup.is_ready("queens"):
-        return
-    if warmup.step_ready("queens", step):
+    if step is None or method in _LOADED or warmup.step_ready("queens", step):
         return
     job.report(stage="compiling the counting kernels (once: then they are cached)", n=n)
     child = warmup.compile_aside(step, force=True)
