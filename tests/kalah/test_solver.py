@@ -103,6 +103,49 @@ def test_solver_with_tables_agrees_and_looks_them_up(tmp_path, monkeypatch) -> N
     assert with_tables.db_hits > 0 and with_tables.nodes < plain.nodes
 
 
+def test_a_first_build_names_its_file_only_to_save_it(tmp_path, monkeypatch) -> None:
+    """The rule fingerprint in a table's file name compiles a kernel on a fresh machine
+    (seconds): with no table of the board in the cache, planning and building never ask
+    for it, saving does (once the build is done); a file of any fingerprint makes the
+    lookups ask, and a table of older rule kernels is not taken for today's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    events: list[str] = []
+    fingerprint = endgame.rules_fingerprint
+
+    def asked(pits: int, empty_capture: bool = False) -> str:
+        events.append("fingerprint")
+        return fingerprint(pits, empty_capture)
+
+    def built(*args, **kwargs):
+        events.append("build")
+        return build(*args, **kwargs)
+
+    build = endgame.build
+    monkeypatch.setattr(endgame, "rules_fingerprint", asked)
+    monkeypatch.setattr(endgame, "build", built)
+    assert endgame.cached_stones(3) == []
+    plan = endgame.build_plan(3, 6)
+    assert not plan.cached and plan.base is None and plan.folder == tmp_path / "boardgames"
+    assert events == []
+    table = endgame.load_or_build(3, 6)
+    assert events[0] == "build" and "fingerprint" in events
+    assert endgame.cache_path(3, 6, "classic").is_file()
+    events.clear()
+    assert endgame.cached_stones(3) == [6] and endgame.build_plan(3, 6).cached
+    assert endgame.load_or_build(3, 6).loaded_from is not None and "build" not in events
+    assert endgame.build_plan(3, 6).path == endgame.cache_path(3, 6, "classic")
+    # a table of other rule kernels (another fingerprint) is neither loaded nor built on
+    old = endgame.cache_path(3, 6, "classic")
+    other = old.with_name("kalah-endgame-classic-3p-6s-0ld.npy")
+    other.write_bytes(old.read_bytes())
+    old.unlink()
+    events.clear()
+    assert endgame.cached_stones(3) == [] and not endgame.build_plan(3, 6).cached
+    assert "fingerprint" in events
+    assert np.array_equal(endgame.load_or_build(3, 6).table, table.table)
+    assert not other.exists()  # replaced: tables of older rule kernels are cleaned up
+
+
 def test_a_bigger_table_is_built_on_top_of_a_cached_smaller_one(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     full = endgame.build(3, 9)

@@ -65,7 +65,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
             note(endgame.damaged_note(pits, stones, e))
             plan.path.unlink(missing_ok=True)
             plan = endgame.build_plan(pits, stones, "classic", empty_capture)
-    problem = tablefile.disk_space_problem(pits, stones, plan.path.parent)
+    problem = tablefile.disk_space_problem(pits, stones, plan.folder)
     if problem is not None:
         raise click.UsageError(problem)
     # compile (or load) the build's kernels on a one-pit table first, so that the build
@@ -90,7 +90,7 @@ def load_table(console, pits: int, stones: int, quiet: bool, empty_capture: bool
                 f"Building the endgame table of up to {stones} stones on {pits} pits{grow}: "
                 f"{plan.entries:,} positions, {size} in memory and on disk, about "
                 f"{format_duration(plan.seconds)}{beyond}. Built once, then cached in "
-                f"{plan.path.parent}. Ctrl-C stops it (nothing is saved).",
+                f"{plan.folder}. Ctrl-C stops it (nothing is saved).",
                 highlight=False,
                 soft_wrap=True,
             )

@@ -372,11 +372,28 @@ def _version_key(pits: int, empty_capture: bool) -> str:
     return h.hexdigest()[:12]
 
 
+def rules_fingerprint(pits: int, empty_capture: bool = False) -> str:
+    """The last part of a table's file name on this board: the table format and what the
+    rule kernels do (:func:`_version_key`). The first call in a process loads its kernel
+    (compiles it on a fresh machine: seconds), so the build and the search ask for it
+    only when a table of the board may be in the cache, or to save one."""
+    return _version_key(pits, empty_capture)
+
+
 def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
     """The file of this table in the cache (for today's rule kernels)."""
     variant = rules + ("-empty-capture" if empty_capture else "")
-    key = _version_key(pits, empty_capture)
+    key = rules_fingerprint(pits, empty_capture)
     return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{key}.npy"
+
+
+def _any_cached(pits: int, stones: int | None, rules: str, empty_capture: bool) -> bool:
+    """A file of this board's tables (of ``stones`` stones; None: any) is in the cache,
+    whatever rule kernels made it: a look at file names, no kernel loaded. False means
+    no table of the board can be in the cache (then its fingerprint is not needed)."""
+    variant = rules + ("-empty-capture" if empty_capture else "")
+    count = "*" if stones is None else str(stones)
+    return any(_cache_dir().glob(f"kalah-endgame-{variant}-{pits}p-{count}s-*.npy"))
 
 
 def build(
@@ -442,6 +459,8 @@ def build(
 
 def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False) -> list[int]:
     """Stone limits of the tables in the disk cache for this board and the present rules."""
+    if not _any_cached(pits, None, rules, empty_capture):
+        return []  # a fresh machine: no fingerprint to compute
     path = cache_path(pits, 0, rules, empty_capture)
     head, tail = path.name.split(f"-{pits}p-0s-")
     found = []
@@ -456,7 +475,8 @@ def cached_stones(pits: int, rules: str = "classic", empty_capture: bool = False
 class BuildPlan:
     """What :func:`load_or_build` will do for a table, before it does it."""
 
-    path: Path
+    table: tuple[int, int, str, bool]  # pits, stones, rules, empty capture
+    folder: Path  # the cache folder the table is read from or saved in
     cached: bool  # the table is in the cache: it is only read
     base: int | None  # stone limit of the smaller cached table it is built on, if any
     entries: int  # positions (= bytes) of the table
@@ -466,6 +486,12 @@ class BuildPlan:
     @property
     def nbytes(self) -> int:
         return self.entries
+
+    @property
+    def path(self) -> Path:
+        """The table's file (:func:`cache_path`): asked when the table is read or saved,
+        so that a fresh machine's first build does not wait on the fingerprint."""
+        return cache_path(*self.table)
 
 
 BUILD_RATE = 1.6e6
@@ -489,14 +515,16 @@ def build_plan(
 ) -> BuildPlan:
     """Whether the table is cached, or which smaller cached table it would grow from, its
     size and the estimated build time."""
-    path = cache_path(pits, stones, rules, empty_capture)
+    table = (pits, stones, rules, empty_capture)
+    folder = _cache_dir()
     entries = table_entries(pits, stones)
-    if path.exists():
-        return BuildPlan(path, True, None, entries, 0, 0.0)
+    if _any_cached(*table) and cache_path(*table).exists():
+        return BuildPlan(table, folder, True, None, entries, 0, 0.0)
     smaller = [k for k in cached_stones(pits, rules, empty_capture) if k < stones]
     base = max(smaller) if smaller else None
     to_build = entries - (table_entries(pits, base) if base is not None else 0)
-    return BuildPlan(path, False, base, entries, to_build, build_seconds(entries, to_build))
+    seconds = build_seconds(entries, to_build)
+    return BuildPlan(table, folder, False, base, entries, to_build, seconds)
 
 
 def load_cached(
@@ -592,8 +620,9 @@ def load_or_build(
     nothing is said). Ctrl-C (``KeyboardInterrupt``) stops a build or a load within a
     second and saves nothing."""
     warn = note or _stderr_note
-    path = cache_path(pits, stones, rules, empty_capture)
-    if path.exists():
+    if _any_cached(pits, stones, rules, empty_capture) and (
+        cache_path(pits, stones, rules, empty_capture).exists()
+    ):
         try:
             cached = load_cached(pits, stones, rules, empty_capture, mmap=mmap)
             if not cached.verified and note is not None:
@@ -613,6 +642,9 @@ def load_or_build(
             built = None  # build from scratch
     if built is None:
         built = build(pits, stones, rules, progress, empty_capture)
+    # named now: on a fresh machine the fingerprint's kernel compiled aside meanwhile
+    # (``kalah solve``: the solver's warm step), or compiles here once the build is done
+    path = cache_path(pits, stones, rules, empty_capture)
     try:
         save_table(path, built.table, pits, stones)
         # tables of older rule kernels for the same board are never read again

@@ -75,12 +75,15 @@ def program_etudes() -> None:
 
 
 def solver() -> None:
-    """``kalah solve``: the exact solver (both rule sets). ``kalah solve`` on a fresh
+    """``kalah solve``: the exact solver (both rule sets), and the rule-kernel
+    fingerprint that names the endgame table a solve saves. ``kalah solve`` on a fresh
     machine runs this step in a process of its own while it builds its endgame table."""
+    from boardgames.kalah.exact import endgame
     from boardgames.kalah.exact.solver import Solver
 
     for rules in ("classic", "etudes"):
         Solver(1, rules, hash_mb=0.001).warm_up()
+    endgame.rules_fingerprint(1)
 
 
 def first_guess() -> None:
@@ -97,7 +100,7 @@ def endgame() -> None:
     in memory, not saved; and the rule-kernel fingerprint that names cached tables."""
     from boardgames.kalah.exact import endgame
 
-    endgame.cached_stones(PITS)
+    endgame.rules_fingerprint(PITS)
     table = endgame.build(2, 4)
     game = Kalah(2, 1)
     table.value(game.initial_state())
