@@ -86,6 +86,20 @@ def test_endgame_table_equals_exhaustive_search() -> None:
             assert table.value(state) == exhaustive(game, state) - (state[own] - state[opp])
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+def test_a_table_built_on_threads_equals_one_built_on_one(threads: int, monkeypatch) -> None:
+    """The build's threads share out the positions of one potential (pieces of chunks,
+    the last ones short): every entry is what one thread alone computes, whatever the
+    split (3 threads cut the chunks unevenly), and no entry is left unbuilt."""
+    monkeypatch.setattr(endgame, "CHUNK", 64)  # many chunks, pieces and short ends
+    monkeypatch.setattr(endgame.numba, "get_num_threads", lambda: 1)
+    alone = endgame.build(4, 9)
+    monkeypatch.setattr(endgame.numba, "get_num_threads", lambda: threads)
+    shared = endgame.build(4, 9)
+    assert np.array_equal(shared.table, alone.table)
+    assert (alone.table != endgame.UNKNOWN).all()
+
+
 def test_solver_with_tables_agrees_and_looks_them_up(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     stale = endgame.cache_path(4, 8, "classic").with_name("kalah-endgame-classic-4p-8s-0ld.npy")

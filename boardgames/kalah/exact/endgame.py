@@ -47,16 +47,20 @@ mmap=True)``, :func:`map_table`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import itertools
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from boardgames import cache_dir
 from boardgames.core import kernels as core_kernels
@@ -230,26 +234,30 @@ def _split(cols, j, local, m, x):
         local //= radix
 
 
-@_njit_rules(parallel=True)
-def _build_group(cols, first, lo_col, hi_col, n, m, params, binom, table, offsets):
-    """Solve the positions of column vectors ``lo_col..hi_col-1`` of level ``n`` (one
-    potential: they never depend on each other) in parallel chunks, a chunk in batches.
-    Returns how many positions met an entry not built yet (0 unless the dependency
-    order is broken)."""
+@_njit_rules(nogil=True)
+def _build_chunks(
+    cols, first, lo_col, hi_col, chunk, c_lo, c_hi, n, m, params, binom, table, offsets
+):
+    """Solve chunks ``c_lo..c_hi-1`` (``chunk`` positions each, the last one maybe
+    fewer) of the positions of column vectors ``lo_col..hi_col-1`` of level ``n``, a chunk
+    in batches. Without the GIL: the threads of :func:`_build_group` run it side by side.
+    Returns how many positions met an entry not built yet (0 unless the dependency order
+    is broken). Its small arrays are made anew for each chunk: hoisted out of the loop
+    they made the build 12% slower (measured on one thread, 6 pits, 16 stones), fresh
+    arrays being known to LLVM not to overlap the table."""
     side = 2 * m + 3
     bad = 0
     lo = first[lo_col]
     size = first[hi_col] - lo
-    chunks = (size + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
+    for c in range(c_lo, c_hi):
         states = np.zeros((2, side), dtype=np.int64)
         x = np.zeros(2 * m, dtype=np.int64)
         kids = np.zeros((BATCH, m, 3), dtype=np.int64)
         best = np.zeros(BATCH, dtype=np.int64)
         count = np.zeros(BATCH, dtype=np.int64)
         rows = np.zeros(BATCH, dtype=np.int64)
-        pos = lo + c * CHUNK
-        end = lo + min(size, (c + 1) * CHUNK)
+        pos = lo + c * chunk
+        end = lo + min(size, (c + 1) * chunk)
         j = np.searchsorted(first, pos, side="right") - 1
         _split(cols, j, pos - first[j], m, x)
         while pos < end:
@@ -286,6 +294,41 @@ def _build_group(cols, first, lo_col, hi_col, n, m, params, binom, table, offset
                     bad += 1
                 table[rows[q]] = v
     return bad
+
+
+PIECES = 4
+"""Pieces a build thread's share of a call is cut into: a thread that finishes early
+takes the next piece (chunks differ in cost), without a call per chunk."""
+
+
+def _build_group(
+    cols, first, lo_col, hi_col, n, m, params, binom, table, offsets, pool, threads
+) -> int:
+    """Solve the positions of column vectors ``lo_col..hi_col-1`` of level ``n`` (one
+    potential: they never depend on each other): their chunks cut into pieces that
+    ``threads`` threads of ``pool`` (None: this thread alone) take in turn. Returns how
+    many positions met an entry not built yet (0 unless the dependency order is
+    broken).
+
+    Python threads over a kernel without the GIL, not numba's ``prange``: the same work
+    split the same way, and the kernel compiles in about a quarter of the time (a first
+    solve on a fresh machine waits for it before its build starts)."""
+    chunks = int((first[hi_col] - first[lo_col] + CHUNK - 1) // CHUNK)
+    args = (cols, first, lo_col, hi_col, CHUNK)
+    rest = (n, m, params, binom, table, offsets)
+    if pool is None or threads <= 1 or chunks < 2:
+        return int(_build_chunks(*args, 0, chunks, *rest))
+    cuts = np.linspace(0, chunks, min(chunks, threads * PIECES) + 1).astype(np.int64)
+    jobs = [
+        pool.submit(_build_chunks, *args, int(a), int(b), *rest)
+        for a, b in itertools.pairwise(cuts)
+        if b > a
+    ]
+    try:
+        return sum(int(job.result()) for job in jobs)
+    finally:  # Ctrl-C: the pieces not started are dropped, the running ones end soon
+        for job in jobs:
+            job.cancel()
 
 
 @dataclass
@@ -436,21 +479,26 @@ def build(
     failures = 0
     todo = int(offsets[-1] - offsets[first])  # every level holds a position at least
     sizer = BatchSizer(BATCH_SECONDS, first=CHUNK * 16, minimum=CHUNK)
-    for n in range(first, stones + 1):
-        cols, before, groups = _level_plan(n, m, binom)
-        for g in range(groups.shape[0] - 1):
-            # one potential's positions are independent: any split of them will do
-            lo, end = int(groups[g]), int(groups[g + 1])
-            while lo < end:
-                want = before[lo] + sizer.size
-                hi = max(lo + 1, min(end, int(np.searchsorted(before, want, side="right")) - 1))
-                t = time.perf_counter()
-                failures += _build_group(cols, before, lo, hi, n, m, params, binom, table, offsets)
-                sizer.record(int(before[hi] - before[lo]), time.perf_counter() - t)
-                lo = hi
-                if progress is not None:
-                    done = offsets[n] - offsets[first] + before[hi]
-                    progress(n, stones, float(done) / todo)
+    threads = numba.get_num_threads()  # numba.set_num_threads limits a build too
+    with ThreadPoolExecutor(threads) if threads > 1 else contextlib.nullcontext() as pool:
+        for n in range(first, stones + 1):
+            cols, before, groups = _level_plan(n, m, binom)
+            for g in range(groups.shape[0] - 1):
+                # one potential's positions are independent: any split of them will do
+                lo, end = int(groups[g]), int(groups[g + 1])
+                while lo < end:
+                    want = before[lo] + sizer.size
+                    top = int(np.searchsorted(before, want, side="right")) - 1
+                    hi = max(lo + 1, min(end, top))
+                    t = time.perf_counter()
+                    failures += _build_group(
+                        cols, before, lo, hi, n, m, params, binom, table, offsets, pool, threads
+                    )
+                    sizer.record(int(before[hi] - before[lo]), time.perf_counter() - t)
+                    lo = hi
+                    if progress is not None:
+                        done = offsets[n] - offsets[first] + before[hi]
+                        progress(n, stones, float(done) / todo)
     if failures:
         raise RuntimeError("endgame build met an entry before its dependencies")
     seconds = time.perf_counter() - t0
@@ -503,8 +551,6 @@ more); see :func:`build_seconds`."""
 def build_seconds(entries: int, to_build: int, threads: int | None = None) -> float:
     """Estimated seconds to build ``to_build`` positions of a table of ``entries``."""
     if threads is None:
-        import numba
-
         threads = numba.get_num_threads()
     rate = BUILD_RATE * max(1, threads) / (1 + entries / 2.2e9)
     return to_build / rate
