@@ -34,7 +34,9 @@ the root; depth 0 evaluates; a move with ``again`` neither flips the sign nor (u
 
 Strategies (kernels here, drivers in core/strategies.py):
 
-* ``minimax``: plain negamax (every node visited);
+* ``minimax``: plain negamax (every node visited): ``search`` with the flag
+  :data:`NO_PRUNING` alone (one kernel fewer to compile per game; the same positions,
+  value and line as core/search.minimax);
 * ``alphabeta``: Knuth-Moore F2, fail-hard, natural order, the first strictly better move
   kept - the same tree, value, best move and node count as core/search.alphabeta. Written
   as a loop over an explicit stack of frames, the node being searched in locals, and
@@ -80,6 +82,9 @@ DEPTH_INF = 1 << 30
 HISTORY_SIZE = 4096
 
 AGAIN_IS_PLY, ORDER, TT, PVS, SOFT, CHECK = 1, 2, 4, 8, 16, 32
+NO_PRUNING = 64
+"""``search``'s flag for plain negamax: every move searched with the whole window
+(alpha, beta) and no cut-off, whatever the moves before it returned."""
 TURN_PASSES, AGAIN, OVER = 0, 1, 2
 """What ``apply_move`` returns: the turn passes to the other player, the same player moves
 again, or the move ended the game. The search calls ``result`` only at the root and after
@@ -186,7 +191,6 @@ def _history_index(move):
 class Engine(NamedTuple):
     """The compiled search kernels of one game (see :func:`build_engine`)."""
 
-    minimax: Any
     alphabeta: Any
     search: Any
     kernels: GameKernels
@@ -206,38 +210,6 @@ def build_engine(k: GameKernels) -> Engine:
         k.evaluate,
         k.priority,
     )
-
-    def minimax(states, moves, params, pv, stats, ply, depth, again_is_ply, check):
-        stats[0] += 1
-        pv[ply, PV_LENGTH] = 0
-        if stats[0] > stats[2]:
-            stats[1] = 1
-            return 0
-        if check != 0:
-            r = result(states, ply, params)
-            if r != NOT_OVER:
-                return terminal(r, ply)
-        if depth <= 0 or ply >= states.shape[0] - 2:
-            return evaluate(states, ply, params)
-        n = gen_moves(states, ply, params, moves)
-        best = -INFINITY
-        for i in range(n):
-            mv = moves[ply, i]
-            code = apply_move(states, ply, mv, params)
-            over = 1 if code == OVER else 0
-            if code == AGAIN:
-                cd = depth - 1 if again_is_ply else depth
-                t = minimax_(states, moves, params, pv, stats, ply + 1, cd, again_is_ply, over)
-            else:
-                t = -minimax_(
-                    states, moves, params, pv, stats, ply + 1, depth - 1, again_is_ply, over
-                )
-            if stats[1] != 0:
-                return 0
-            if t > best:
-                best = t
-                _set_pv(pv, ply, mv)
-        return best
 
     def alphabeta(states, moves, params, pv, stats, frames, depth, alpha, beta, again_is_ply):
         # F2 without recursion. The node being searched lives in locals (a: alpha, raised
@@ -421,7 +393,7 @@ def build_engine(k: GameKernels) -> Engine:
             again = code == AGAIN
             cf = (flags | CHECK) if code == OVER else (flags & ~CHECK)
             cd = depth - 1 if (not again or (flags & AGAIN_IS_PLY) != 0) else depth
-            a = max(alpha, best)
+            a = alpha if (flags & NO_PRUNING) != 0 else max(alpha, best)
             # one call site for the first search of a child and one for the re-search
             # (numba's compile time grows with every recursive call site)
             scout = pvs and i > 0
@@ -445,7 +417,7 @@ def build_engine(k: GameKernels) -> Engine:
                 best = t
                 best_move = mv
                 _set_pv(pv, ply, mv)
-                if best >= beta:
+                if best >= beta and (flags & NO_PRUNING) == 0:
                     if (flags & ORDER) != 0:
                         if heur[2 * ply] != mv:
                             heur[2 * ply + 1] = heur[2 * ply]
@@ -472,10 +444,9 @@ def build_engine(k: GameKernels) -> Engine:
         return best
 
     tag = k.tag
-    minimax_ = _jit(minimax, tag)
     alphabeta_ = _jit(alphabeta, tag)
     search_ = _jit(search, tag)
-    engine = Engine(minimax_, alphabeta_, search_, k)
+    engine = Engine(alphabeta_, search_, k)
     _ENGINES[k.tag] = engine
     return engine
 
@@ -582,8 +553,10 @@ class Workspace:
 
 
 def run_minimax(engine: Engine, ws: Workspace, params: np.ndarray, depth: int, again_is_ply: bool):
-    """Plain negamax from ``ws.states[0]``; returns the value."""
-    return engine.minimax(ws.states, ws.moves, params, ws.pv, ws.stats, 0, depth, again_is_ply, 1)
+    """Plain negamax from ``ws.states[0]`` (``search`` with :data:`NO_PRUNING` and
+    nothing else); returns the value."""
+    flags = NO_PRUNING | (AGAIN_IS_PLY if again_is_ply else 0)
+    return run_search(engine, ws, params, depth, flags)
 
 
 def run_alphabeta(
