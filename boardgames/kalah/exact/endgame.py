@@ -401,11 +401,14 @@ def _rules_sample(m, params, seed, count, out):
 
 
 @functools.cache
-def _version_key(pits: int, empty_capture: bool) -> str:
-    """The table format and a fingerprint of what the rule kernels do on this board, so
-    that a change of the rules never reuses an old table (and a refactoring of the
-    kernels that keeps their behaviour does not throw good tables away). Computed once
-    a process: play and analyse look for cached tables on every program move."""
+def rules_fingerprint(pits: int, empty_capture: bool = False) -> str:
+    """The last part of a table's file name on this board: the table format and a
+    fingerprint of what the rule kernels do, so that a change of the rules never reuses an
+    old table (and a refactoring of the kernels that keeps their behaviour does not throw
+    good tables away). Computed once a process: play and analyse look for cached tables
+    on every program move. The first call loads its kernel (compiles it on a fresh
+    machine: seconds), so the build and the search ask for it only when a table of the
+    board may be in the cache, or to save one."""
     count = 500
     out = np.zeros(count * pits * (2 * pits + 4), dtype=np.int64)
     params = make_params(pits, "classic", "store", 1, empty_capture)
@@ -413,14 +416,6 @@ def _version_key(pits: int, empty_capture: bool) -> str:
     h = hashlib.sha256(f"format {FORMAT}".encode())
     h.update(out[:k].tobytes())
     return h.hexdigest()[:12]
-
-
-def rules_fingerprint(pits: int, empty_capture: bool = False) -> str:
-    """The last part of a table's file name on this board: the table format and what the
-    rule kernels do (:func:`_version_key`). The first call in a process loads its kernel
-    (compiles it on a fresh machine: seconds), so the build and the search ask for it
-    only when a table of the board may be in the cache, or to save one."""
-    return _version_key(pits, empty_capture)
 
 
 def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
