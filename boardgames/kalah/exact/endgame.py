@@ -306,7 +306,7 @@ def _build_group(
 ) -> int:
     """Solve the positions of column vectors ``lo_col..hi_col-1`` of level ``n`` (one
     potential: they never depend on each other): their chunks cut into pieces that
-    ``threads`` threads of ``pool`` (None: this thread alone) take in turn. Returns how
+    the ``threads`` threads of ``pool`` (None: this thread alone) take in turn. Returns how
     many positions met an entry not built yet (0 unless the dependency order is
     broken).
 
@@ -316,7 +316,7 @@ def _build_group(
     chunks = int((first[hi_col] - first[lo_col] + CHUNK - 1) // CHUNK)
     args = (cols, first, lo_col, hi_col, CHUNK)
     rest = (n, m, params, binom, table, offsets)
-    if pool is None or threads <= 1 or chunks < 2:
+    if pool is None or chunks < 2:
         return int(_build_chunks(*args, 0, chunks, *rest))
     cuts = np.linspace(0, chunks, min(chunks, threads * PIECES) + 1).astype(np.int64)
     jobs = [
@@ -401,7 +401,7 @@ def _rules_sample(m, params, seed, count, out):
 
 
 @functools.cache
-def rules_fingerprint(pits: int, empty_capture: bool = False) -> str:
+def rules_fingerprint(pits: int, empty_capture: bool) -> str:
     """The last part of a table's file name on this board: the table format and a
     fingerprint of what the rule kernels do, so that a change of the rules never reuses an
     old table (and a refactoring of the kernels that keeps their behaviour does not throw
@@ -418,20 +418,30 @@ def rules_fingerprint(pits: int, empty_capture: bool = False) -> str:
     return h.hexdigest()[:12]
 
 
+def _file_name(pits: int, stones: int | str, rules: str, empty_capture: bool, key: str) -> str:
+    variant = rules + ("-empty-capture" if empty_capture else "")
+    return f"kalah-endgame-{variant}-{pits}p-{stones}s-{key}.npy"
+
+
 def cache_path(pits: int, stones: int, rules: str, empty_capture: bool = False) -> Path:
     """The file of this table in the cache (for today's rule kernels)."""
-    variant = rules + ("-empty-capture" if empty_capture else "")
     key = rules_fingerprint(pits, empty_capture)
-    return _cache_dir() / f"kalah-endgame-{variant}-{pits}p-{stones}s-{key}.npy"
+    return _cache_dir() / _file_name(pits, stones, rules, empty_capture, key)
 
 
 def _any_cached(pits: int, stones: int | None, rules: str, empty_capture: bool) -> bool:
     """A file of this board's tables (of ``stones`` stones; None: any) is in the cache,
     whatever rule kernels made it: a look at file names, no kernel loaded. False means
     no table of the board can be in the cache (then its fingerprint is not needed)."""
-    variant = rules + ("-empty-capture" if empty_capture else "")
-    count = "*" if stones is None else str(stones)
-    return any(_cache_dir().glob(f"kalah-endgame-{variant}-{pits}p-{count}s-*.npy"))
+    count = "*" if stones is None else stones
+    return any(_cache_dir().glob(_file_name(pits, count, rules, empty_capture, "*")))
+
+
+def _is_cached(pits: int, stones: int, rules: str, empty_capture: bool) -> bool:
+    """This table, of today's rule kernels, is in the cache (its fingerprint is asked
+    only if a file of the board's tables of ``stones`` stones is there)."""
+    table = (pits, stones, rules, empty_capture)
+    return _any_cached(*table) and cache_path(*table).exists()
 
 
 def build(
@@ -559,7 +569,7 @@ def build_plan(
     table = (pits, stones, rules, empty_capture)
     folder = _cache_dir()
     entries = table_entries(pits, stones)
-    if _any_cached(*table) and cache_path(*table).exists():
+    if _is_cached(*table):
         return BuildPlan(table, folder, True, None, entries, 0, 0.0)
     smaller = [k for k in cached_stones(pits, rules, empty_capture) if k < stones]
     base = max(smaller) if smaller else None
@@ -661,9 +671,7 @@ def load_or_build(
     nothing is said). Ctrl-C (``KeyboardInterrupt``) stops a build or a load within a
     second and saves nothing."""
     warn = note or _stderr_note
-    if _any_cached(pits, stones, rules, empty_capture) and (
-        cache_path(pits, stones, rules, empty_capture).exists()
-    ):
+    if _is_cached(pits, stones, rules, empty_capture):
         try:
             cached = load_cached(pits, stones, rules, empty_capture, mmap=mmap)
             if not cached.verified and note is not None:

@@ -83,7 +83,7 @@ def solver() -> None:
 
     for rules in ("classic", "etudes"):
         Solver(1, rules, hash_mb=0.001).warm_up()
-    endgame.rules_fingerprint(1)
+    endgame.rules_fingerprint(1, False)
 
 
 def first_guess() -> None:
@@ -100,7 +100,7 @@ def endgame() -> None:
     in memory, not saved; and the rule-kernel fingerprint that names cached tables."""
     from boardgames.kalah.exact import endgame
 
-    endgame.rules_fingerprint(PITS)
+    endgame.rules_fingerprint(PITS, False)
     table = endgame.build(2, 4)
     game = Kalah(2, 1)
     table.value(game.initial_state())
