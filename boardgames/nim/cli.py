@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from boardgames.cli.options import json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option
 from boardgames.core.console import EndOfInput, ask, confirm, make_console, print_json
 from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import GameError
@@ -181,6 +182,12 @@ def analyse(
     is_flag=True,
     help="Keep the layout when you win (by default every row gets one more chip).",
 )
+@click.option(
+    "--record",
+    type=OUTPUT_FILE,
+    default=None,
+    help="Save the game's record to this file after every move (each new game replaces it).",
+)
 def play(
     rows: tuple[str, ...],
     misere: bool,
@@ -188,6 +195,7 @@ def play(
     max_chips: int,
     first: str,
     no_escalate: bool,
+    record: Path | None,
 ) -> None:
     """Play Nim against the program (Bouton's strategy).
 
@@ -196,13 +204,16 @@ def play(
     says why it moves as it does (Bouton's nim-sums); after a win the next game has one
     more chip in every row (--no-escalate keeps the layout).
     """
+    from boardgames.core.files import check_output
+
     try:
         check_limits(max_rows, max_chips)
         layout = parse_rows(rows) if rows else DEFAULT_ROWS
     except GameError as e:
         raise click.UsageError(str(e)) from None
+    check_output("--record", record)
     game = _make_game(layout, misere, max_rows, max_chips)
-    play_series(make_console(), game, first.lower() == "human", not no_escalate)
+    play_series(make_console(), game, first.lower() == "human", not no_escalate, record)
 
 
 def harder(game: Nim) -> tuple[Nim, str]:
@@ -236,9 +247,12 @@ def new_layout(session: Any) -> tuple[Nim, Any] | None:
         return game, game.initial_state()
 
 
-def play_series(console: Console, game: Nim, human_first: bool, escalate: bool) -> None:
+def play_series(
+    console: Console, game: Nim, human_first: bool, escalate: bool, record: Path | None = None
+) -> None:
     """Games against Bouton's strategy through the generic play loop, one after the other
-    while the person wants another; after a win the next one is harder (``escalate``)."""
+    while the person wants another; after a win the next one is harder (``escalate``).
+    ``record``: where each game's record is saved after every move."""
     from boardgames.cli.play import Session
     from boardgames.core.players import find_player
     from boardgames.core.registry import plugin
@@ -256,7 +270,9 @@ def play_series(console: Console, game: Nim, human_first: bool, escalate: bool) 
                 f"\n[bold]Nim[/] with rows {' '.join(map(str, game.rows))} ({mode}). "
                 f"{'You move' if human_first else 'I move'} first."
             )
-            session = Session(plugin("nim"), game, game.initial_state(), sides, on_new=new_layout)
+            session = Session(
+                plugin("nim"), game, game.initial_state(), sides, record, on_new=new_layout
+            )
             winner = session.run()
             game = session.game
             if not session.finished:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -180,3 +181,16 @@ def test_every_help_page_works() -> None:
     for args in [[], ["nim"], ["nim", "play"], ["nim", "analyse"], ["compare"], ["compare", "nim"]]:
         result = run([*args, "--help"])
         assert result.exit_code == 0 and "Usage:" in result.output, args
+
+
+def test_play_keeps_a_record_after_every_move(tmp_path: Path) -> None:
+    """``nim play --record FILE``, as ``play nim --record``: the moves and the position
+    after each move, kept when the input ends mid-game; a folder is refused."""
+    record = tmp_path / "nim.txt"
+    result = run(["nim", "play", "3", "4", "5", "--record", str(record)], "1 3\n")
+    assert result.exit_code == 0, result.output
+    text = record.read_text()
+    # the person took row 1's three chips; Bouton answers 3 1 (row 3 down to 4: nim-sum 0)
+    assert "moves: 1 3, 3 1" in text and "position: 0 4 4" in text, text
+    bad = run(["nim", "play", "--record", str(tmp_path)])
+    assert bad.exit_code == 2 and "is a directory" in bad.output
