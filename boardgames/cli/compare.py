@@ -45,6 +45,7 @@ def generic_compare(spec: GamePlugin) -> click.Command:
         depth: int, positions: int, seed: int, strategies: str, engines: str, as_json: bool,
         **options: Any,
     ) -> None:  # fmt: skip
+        from boardgames.core import warmup
         from boardgames.core.compare import (
             comparison_json,
             comparison_table,
@@ -57,22 +58,14 @@ def generic_compare(spec: GamePlugin) -> click.Command:
             run_comparison,
         )
         from boardgames.core.console import make_console, print_json
-        from boardgames.core.engine import numba_ready
         from boardgames.core.progress import Progress, interruptible, stopped_message
         from boardgames.core.strategies import ENGINES, EXACT_STRATEGIES
 
         game = make_game(spec, options)
         have = ENGINES if spec.kernels else ("python",)
-        default = have
-        if spec.kernels and not engines and not numba_ready(game):
-            default = ("python",)  # a fresh machine answers now; numba compiles aside
-            make_console(stderr=True).print(
-                "Note: the numba kernels are not compiled on this machine yet: the python "
-                "engine only (they compile in the background for the next run; "
-                "--engines python,numba compiles them now).",
-                highlight=False,
-                soft_wrap=True,
-            )
+        # a fresh machine answers now, on the python engine; numba compiles aside
+        fresh = bool(spec.kernels) and not engines and not warmup.is_ready(game.name)
+        default = ("python",) if fresh else have
         chosen_engines = parse_choice_list(engines or ",".join(default), have, "engine")
         chosen = parse_choice_list(
             strategies or ",".join(EXACT_STRATEGIES),
@@ -82,6 +75,16 @@ def generic_compare(spec: GamePlugin) -> click.Command:
         pairs, notes = plan(chosen, chosen_engines)
         if not pairs:
             raise click.UsageError(f"no strategy runs on those engines: {'; '.join(notes)}")
+        if fresh:  # the options are good: say so, and start the compile, only now
+            aside = warmup.warm_in_background(game.name)
+            make_console(stderr=True).print(
+                "Note: the numba kernels are not compiled on this machine yet: the python "
+                "engine only ("
+                + ("they compile in the background for the next run; " if aside else "")
+                + "--engines python,numba compiles them now).",
+                highlight=False,
+                soft_wrap=True,
+            )
         states = random_positions(game, positions, seed)
         err = make_console(stderr=True)
         bar = Progress("Searching", len(pairs) * len(states), "searches", console=err)

@@ -126,3 +126,35 @@ def test_every_compare_of_strategies_takes_engines(game: str) -> None:
     code, out = _run(*args, "--depth", "1", "--positions", "1")
     assert code == 0, out
     assert {r["engine"] for r in json.loads(out[out.index("{") :])["results"]} == {"python"}
+
+
+@pytest.mark.parametrize("aside", [True, False])
+def test_compare_on_a_fresh_machine_checks_its_options_then_says_what_it_runs(
+    monkeypatch: pytest.MonkeyPatch, aside: bool
+) -> None:
+    """With the kernels not compiled, ``compare`` runs the python engine alone and says so;
+    it promises a background compile only when one was started (none with
+    BOARDGAMES_BACKGROUND_WARM=0), and only once its options are good: a bad option is
+    the error alone, and starts nothing."""
+    from boardgames.core import warmup
+
+    started: list[str] = []
+
+    def warm(group: str) -> bool:
+        started.append(group)
+        return aside
+
+    monkeypatch.setattr(warmup, "is_ready", lambda group: False)
+    monkeypatch.setattr(warmup, "warm_in_background", warm)
+    bad = CliRunner().invoke(cli, ["compare", "connect4", "--strategies", "foo"])
+    assert bad.exit_code == 2 and "Note:" not in bad.output and started == [], bad.output
+    args = ["compare", "connect4", "--width", "4", "--height", "4", "--depth", "2",
+            "--positions", "1", "--strategies", "alphabeta", "--json"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert started == ["connect4"]
+    (note,) = [line for line in result.stderr.splitlines() if line.startswith("Note:")]
+    assert "the python engine only" in note
+    assert ("compile in the background for the next run" in note) == aside, note
+    engines = {r["engine"] for r in json.loads(result.stdout)["results"]}
+    assert engines == {"python"}
