@@ -175,10 +175,11 @@ class Option:
             )
             if not words:
                 raise ValueError(f"{label}: give at least one whole number")
-            return tuple(self._int(w, label) for w in words)
+            # each number is checked alone: say what one number is (Nim's rows: chips)
+            return tuple(self._int(w, label, f" ({self.help})") for w in words)
         return self._int(value, label)
 
-    def _int(self, value: Any, label: str) -> int:
+    def _int(self, value: Any, label: str, what: str = "") -> int:
         """``value`` as a whole number in range: an int, or text of the digits 0-9 with an
         optional sign; anything else (``--3``, ``٣``, thousands of digits) is refused in
         this option's own words, never with ``int()``'s message."""
@@ -199,7 +200,9 @@ class Option:
                 if abs(number) < 10**12
                 else ("a huge number" if number > 0 else "a huge negative number")
             )
-            raise ValueError(f"{label} must be between {self.low} and {self.high}, got {shown}")
+            raise ValueError(
+                f"{label} must be between {self.low} and {self.high}, got {shown}{what}"
+            )
         return number
 
 

@@ -242,6 +242,8 @@ def test_command_table_and_summary() -> None:
         (["--program", "depth=x"], "depth needs a number"),
         (["--program", "bogus"], "bad player spec part"),
         (["--search", "--depths", "0-3"], "--depths must lie in 1-20"),
+        (["--search", "--depths", "9-3"], "a range from low to high, such as 3-9"),
+        (["--search", "--depths", "30-3"], "--depths must lie in 1-20"),
         (["--search", "--evals", "store,nope"], "--evals takes"),
         (["--program", "depth=6,strategy=mtdf", "--ends", "unswept"], "plain F2"),
     ],

@@ -64,6 +64,11 @@ def _range(text: str, name: str, lo: int, hi: int) -> tuple[int, ...]:
             raise click.UsageError(
                 f"--{name} takes numbers and ranges such as 1-8 or 4,6; got {quote(part)}"
             ) from None
+        if first > last and lo <= last and first <= hi:
+            raise click.UsageError(
+                f"--{name} takes a range from low to high, such as {last}-{first}; "
+                f"got {quote(part)}"
+            )
         if not lo <= first <= last <= hi:
             raise click.UsageError(f"--{name} must lie in {lo}-{hi}; got {quote(part)}")
         values.extend(range(first, last + 1))

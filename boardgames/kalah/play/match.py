@@ -67,7 +67,9 @@ def _spec_values(text: str, *, presets: bool) -> tuple[str | None, dict[str, obj
         if key in seen:
             raise GameError(f"player spec gives {key} twice; give each key once")
         seen.add(key)
-        if key in NUMBER_KEYS and (not value.isascii() or len(value) > 20):
+        if key in NUMBER_KEYS and (not value.isascii() or len(value) > 40):
+            if value.isascii() and value.replace(".", "", 1).isdigit():
+                raise GameError(f"{key} is far too large: {len(value)} digits")
             raise GameError(f"{key} needs a number written with 0-9, got {quote(value)}")
         try:
             if key in INT_KEYS:
