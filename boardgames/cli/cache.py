@@ -192,7 +192,8 @@ def cache() -> None:
     carries a checksum of each level, checked whenever it is loaded.
 
     numba compiles each kernel on its first use on a machine (seconds to a minute) and
-    keeps it in $NUMBA_CACHE_DIR; 'cache warm' compiles them ahead (images, classrooms,
+    keeps it in $NUMBA_CACHE_DIR, else in the folder's numba/ (below); 'cache warm'
+    compiles them ahead (images, classrooms,
     CI), and 'cache list' says which groups of them are ready.
 
     The folder is $BOARDGAMES_CACHE, else $XDG_CACHE_HOME/boardgames, else

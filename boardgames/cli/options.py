@@ -124,11 +124,12 @@ def checkpoint_dir_option(help: str) -> Callable[[F], F]:
     )
 
 
-def cluster_options(what: str) -> Callable[[F], F]:
+def cluster_options(what: str, otherwise: str = "in this process") -> Callable[[F], F]:
     """``--cluster`` and ``--checkpoint FILE`` together, for a command that spreads the
-    tasks of ``what`` (e.g. "the games") over workers."""
+    tasks of ``what`` (e.g. "the games") over workers; ``otherwise``: where they run
+    without a cluster."""
 
     def decorate(f: F) -> F:
-        return cluster_option(what)(checkpoint_option(what)(f))
+        return cluster_option(what, otherwise=otherwise)(checkpoint_option(what)(f))
 
     return decorate

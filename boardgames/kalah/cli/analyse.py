@@ -75,8 +75,8 @@ def analyse(
 
     The position is the start of --pits x --seeds (6 x 6 by default) with --to-move to
     move, or --board: all its holes, the number of pits a side following from its length
-    (2m+2 numbers). Values are from the side to move's view; a proven result reads "win
-    by N in K plies".
+    (2m+2 numbers). Values are from the side to move's view: a proven result reads "win
+    by N for A (exact, ...)"; a bounded one "at least" or "at most".
     """
     game, state = position(pits, seeds, rules, board, to_move, evaluation=evaluation)
     check_output("--svg", svg_path)

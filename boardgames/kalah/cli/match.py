@@ -126,7 +126,7 @@ def _announce_compile(game: Kalah, specs: tuple[str, str], err: Console) -> None
 @click.option("--jobs", type=int, default=None, show_default="one per core",
               help="Worker processes on this machine (1: play in this process); the same as "
                    "--cluster local:JOBS.")  # fmt: skip
-@cluster_options("the games")
+@cluster_options("the games", otherwise="the --jobs worker processes here")
 @json_option()
 def match(
     spec_a: str,

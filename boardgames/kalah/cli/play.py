@@ -120,8 +120,9 @@ def play(
     """Play a game: human against the program (default), two humans, or two programs.
 
     Type a pit number to sow it (you are asked again after an extra turn), `hint` for the
-    program's advice, `undo` to take back your last sowing, `quit` to stop. The record is
-    saved as the game goes, so Ctrl-C or end of input loses nothing.
+    program's advice, `undo` to take back your last sowing, `new` to start again, `quit`
+    to stop. The record is saved as the game goes, so Ctrl-C or end of input loses
+    nothing.
 
     The program is the numba engine: MTD(f) with iterative deepening for --time seconds a
     move (default 0.7 s), or to --depth. A side can have its own program instead: a
@@ -164,7 +165,7 @@ def play(
     )
     if None in sides:
         session.say(
-            "Type a pit number to sow it, or hint, undo, quit. "
+            "Type a pit number to sow it, or hint, undo, new (start again), quit. "
             "A sows from the bottom row (left to right), B from the top row."
         )
     announce_compile(game, sides)

@@ -123,7 +123,7 @@ def endgame_option(f):
         help="Endgame tables: stones left in the pits they cover (0: none; auto: the "
         f"largest of at most {AUTO_TABLE_ENTRIES // 10**6} M positions and half the stones "
         "plus two, or a bigger cached one). Classic rules only; built once (on top of a "
-        "smaller cached one) and cached in ~/.cache/boardgames.",
+        "smaller cached one) and cached in $BOARDGAMES_CACHE, else ~/.cache/boardgames.",
     )(f)
 
 
