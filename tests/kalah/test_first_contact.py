@@ -65,6 +65,33 @@ def test_reference_within_keeps_to_the_depth_a_program_asks_for() -> None:
     assert result.depth == 3
 
 
+@pytest.mark.parametrize(
+    ("compiled", "aside", "said"),
+    [(False, False, True), (False, True, False), (True, False, False)],
+    ids=["cold-no-background", "cold-background", "compiled"],
+)
+def test_play_says_when_the_first_program_move_compiles_here(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, compiled: bool, aside: bool, said: bool
+) -> None:
+    """With the kernels not compiled and no background compile (BOARDGAMES_BACKGROUND_WARM=0,
+    or no cache folder), the program's first move compiles them in the foreground: said
+    once on stderr before the game. Not said when a background compile runs (the program
+    plays the reference search meanwhile), nor when compiled, nor with no program side."""
+    monkeypatch.setattr(warmup, "is_ready", lambda group: compiled)
+    monkeypatch.setattr(warmup, "step_ready", lambda group, target: compiled)
+    monkeypatch.setattr(warmup, "warm_in_background", lambda group: aside)
+    record = str(tmp_path / "g.klh")
+    # the person moves first and the input ends at once: the program never moves
+    result = CliRunner().invoke(cli, ["kalah", "play", "--record", record], input="")
+    assert result.exit_code == 0, result.output
+    note = "its first move compiles it here, once per machine"
+    assert (note in result.stderr) == said, result.stderr
+    people = CliRunner().invoke(
+        cli, ["kalah", "play", "--a", "human", "--b", "human", "--record", record], input=""
+    )
+    assert people.exit_code == 0 and note not in people.stderr
+
+
 def test_play_moves_at_once_then_switches_to_the_engine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

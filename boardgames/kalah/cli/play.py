@@ -169,4 +169,23 @@ def play(
             "A sows from the bottom row (left to right), B from the top row."
         )
     announce_compile(game, sides)
+    _announce_foreground_compile(game, sides)
     run_session(session)
+
+
+def _announce_foreground_compile(game: Kalah, sides: tuple[object, object]) -> None:
+    """Say once on stderr when the program's first move will compile its engine here
+    (a minute or so on a fresh machine, where the other games play their Python search):
+    its kernels are not compiled and nothing compiles them in the background."""
+    from boardgames.core.console import make_console
+    from boardgames.kalah.play.warm import compiles_here
+
+    programs = [s for s in sides if isinstance(s, KalahProgram)]
+    if any(compiles_here(game, p.config) for p in programs):
+        make_console(stderr=True).print(
+            "(The program's engine is not compiled on this machine, and nothing compiles it "
+            "in the background (BOARDGAMES_BACKGROUND_WARM=0, or no cache folder): its first "
+            "move compiles it here, once per machine, which takes up to a minute. "
+            "'boardgames cache warm kalah' compiles ahead.)",
+            highlight=False, soft_wrap=True, markup=False,
+        )  # fmt: skip

@@ -44,21 +44,34 @@ def program_ready(rules: str) -> bool:
     return warmup.step_ready("kalah", f"{__name__}:program_{rules}")
 
 
+def _compiled(game: Kalah, config: EngineConfig) -> bool:
+    """The kernels of the program ``config`` are compiled on this machine."""
+    from boardgames.core import warmup
+    from boardgames.kalah.play.engine import EngineConfig
+
+    if config.strategy == EngineConfig.strategy:
+        return program_ready(game.rules)
+    return warmup.is_ready("kalah")
+
+
 def kernels_ready(game: Kalah, config: EngineConfig) -> bool:
     """The program's kernels are compiled, or no background compile will come (then the
     engine compiles them here); else a background compile is started and False."""
     from boardgames.core import warmup
-    from boardgames.kalah.play.engine import EngineConfig
 
-    ready = (
-        program_ready(game.rules)
-        if config.strategy == EngineConfig.strategy
-        else warmup.is_ready("kalah")
-    )
-    if ready:
+    if _compiled(game, config):
         return True
     # no background compile will come (switched off, no cache folder): compile here
     return not warmup.warm_in_background("kalah")
+
+
+def compiles_here(game: Kalah, config: EngineConfig) -> bool:
+    """The program's kernels are not compiled and no background compile will come
+    (``BOARDGAMES_BACKGROUND_WARM=0``, no cache folder): its first move compiles them in
+    this process (else a background compile is started, if none is under way)."""
+    from boardgames.core import warmup
+
+    return not _compiled(game, config) and not warmup.warm_in_background("kalah")
 
 
 def program_classic() -> None:
