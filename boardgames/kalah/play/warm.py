@@ -71,7 +71,8 @@ def compiles_here(game: Kalah, config: EngineConfig) -> bool:
     this process (else a background compile is started, if none is under way)."""
     from boardgames.core import warmup
 
-    return not _compiled(game, config) and not warmup.warm_in_background("kalah")
+    # a background compile under way (asked again, it starts nothing new) answers first
+    return not warmup.warm_in_background("kalah") and not _compiled(game, config)
 
 
 def program_classic() -> None:
