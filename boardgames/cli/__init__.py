@@ -341,6 +341,13 @@ def _after_ctrl_c(error: BaseException) -> bool:
     return False
 
 
+def _plugin_fault(error: BaseException) -> str | None:
+    """The one line of an outside game's failure (a PluginError, or an exception raised in
+    its own code): :func:`boardgames.core.registry.blame`; None otherwise."""
+    registry = sys.modules.get("boardgames.core.registry")
+    return None if registry is None else registry.blame(error)
+
+
 def _game_error(error: BaseException) -> bool:
     """True for the project's GameError (imported only if some command loaded it)."""
     protocol = sys.modules.get("boardgames.core.protocol")
@@ -553,6 +560,10 @@ class LazyGroup(click.Group):
             if _game_error(e):
                 _error(str(e))
                 return EXIT_BAD_INPUT
+            blamed = _plugin_fault(e)
+            if blamed is not None:  # an outside game's own code failed: one line naming it
+                _error(blamed)
+                return EXIT_FAILED
             # e.g. numba's compiler cut short by the Ctrl-C: the interrupt may have been
             # raised inside one of its callbacks, which drops it and fails later
             if _after_ctrl_c(e) or watch.interrupted:

@@ -669,12 +669,45 @@ def _loaded() -> tuple[dict[str, GamePlugin], tuple[str, ...]]:
             continue
         found[loaded.name] = loaded
         owner[loaded.name] = dist
+        if dist != BUILT_IN:  # where its code lives: the entry point's and the factory's
+            for path in (str(getattr(ep, "module", "")), loaded.factory.partition(":")[0]):
+                if path:
+                    _outside_packages[path.partition(".")[0]] = loaded.name
     _owners.clear()
     _owners.update(owner)
     return dict(sorted(found.items())), tuple(problems)
 
 
 _owners: dict[str, str] = {}
+_outside_packages: dict[str, str] = {}
+"""The top-level packages of the games not built in, and the game of each."""
+
+
+def blame(error: BaseException) -> str | None:
+    """One line for an exception raised in an outside game's own code (its rules, its
+    hooks), naming the game, its distribution and the innermost line of its code that the
+    exception passed through; None if no frame of its traceback is a plugin's (a fault of
+    the toolkit's own keeps its traceback)."""
+    if isinstance(error, PluginError):
+        return one_line(str(error))
+    where = None
+    tb = error.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        game = _outside_packages.get(module.partition(".")[0])
+        if game is not None:
+            code = tb.tb_frame.f_code
+            where = (game, f"{code.co_filename}, line {tb.tb_lineno}, in {code.co_name}")
+        tb = tb.tb_next
+    if where is None:
+        return None
+    game, line = where
+    said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return one_line(
+        f"game {game!r} (distribution {_owners.get(game, 'unknown')}) failed in its own "
+        f"code: {said} ({line})",
+        2 * MESSAGE_LIMIT,
+    )
 
 
 def distribution(name: str) -> str:

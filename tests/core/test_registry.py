@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from boardgames.cli import cli
 from boardgames.core.registry import (
     ENTRY_POINT_GROUP,
     GamePlugin,
@@ -564,3 +566,54 @@ def test_the_web_game_list_and_games_listing_leave_a_plugin_with_bad_options_out
     names = [g["name"] for g in catalogue({})["games"]]
     assert "badopts" not in names and {"kalah", "nim", "connect4"} <= set(names)
     assert "badoptions" in capsys.readouterr().err
+
+
+BROKEN_RULES = """
+from dataclasses import dataclass
+
+from boardgames.core.registry import GamePlugin
+from boardgames.nim.game import Nim
+
+
+@dataclass(frozen=True)
+class Broken(Nim):
+    name: str = "brokenrules"
+
+    def legal_moves(self, state):
+        raise RuntimeError("boom in legal_moves")
+
+
+def explode(**options):
+    raise RuntimeError("factory boom")
+
+
+PLUGIN = GamePlugin(name="brokenrules", title="T", kind="game", summary="s",
+                    factory=__name__ + ":{factory}")
+"""
+
+
+@pytest.mark.parametrize(
+    ("factory", "words"),
+    [
+        ("Broken", "failed in its own code: RuntimeError: boom in legal_moves ("),
+        ("explode", "its factory failed: RuntimeError: factory boom"),
+    ],
+    ids=["rules-raise", "factory-raises"],
+)
+@pytest.mark.parametrize("command", [["analyse"], ["play", "--second", "human"]])
+def test_an_outside_game_failing_in_a_command_is_one_line_and_the_rest_works(
+    install: Any, factory: str, words: str, command: list[str]
+) -> None:
+    """A game's own code that raises during a command (its rules, its factory) ends the
+    command with one line naming the game and its distribution (for its rules, the line of
+    its code), status 1, no traceback; the built-in games are untouched."""
+    install("brokenrules", BROKEN_RULES.replace("{factory}", factory), name="brokenrules")
+    result = CliRunner().invoke(cli, [command[0], "brokenrules", *command[1:]], input="")
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1 and words in lines[0], result.stderr
+    assert "'brokenrules'" in lines[0] and "Traceback" not in result.output
+    if factory == "Broken":
+        assert "distribution brokenrules" in lines[0] and "in legal_moves)" in lines[0]
+    nim = CliRunner().invoke(cli, ["analyse", "nim", "--depth", "1"])
+    assert nim.exit_code == 0 and "Best move" in nim.stdout
