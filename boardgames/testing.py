@@ -86,14 +86,21 @@ def random_games(
     rng = random.Random(seed)
     out: list[tuple[Any, list[int]]] = []
     for _ in range(games):
-        state, moves = game.initial_state(), []
+        state = game.initial_state()
+        moves: list[int] = []
         out.append((state, []))
         for _ in range(longest):
             legal = game.legal_moves(state)
             if not legal:
                 break
             move = rng.choice(legal)
-            state, _ = game.play(state, move)
+            played = game.play(state, move)
+            _ok(
+                isinstance(played, tuple) and len(played) == 2,
+                f"play({move}) returned {type(played).__name__}, not (state, again) "
+                f"after moves {moves}",
+            )
+            state = played[0]
             moves.append(move)
             out.append((state, list(moves)))
     return out
@@ -136,10 +143,18 @@ def law_rules(game: Any, seed: int = 1) -> None:
         )
         before = state.copy()
         for move in legal:
-            child, again = game.play(state, move)
+            played = game.play(state, move)
+            _ok(
+                isinstance(played, tuple) and len(played) == 2,
+                f"play({move}) returned {type(played).__name__}, not (state, again) {where}",
+            )
+            child, again = played
             _ok(np.array_equal(state, before), f"play({move}) changed its input {where}")
-            _ok(isinstance(again, bool | np.bool_), f"play({move}) 'again' is not a bool")
-            _ok(child.shape == state.shape, f"play({move}) changed the state's shape {where}")
+            _ok(isinstance(again, bool | np.bool_), f"play({move}) 'again' is not a bool {where}")
+            _ok(
+                isinstance(child, np.ndarray) and child.shape == state.shape,
+                f"play({move}) changed the state's type or shape {where}",
+            )
         illegal = next(m for m in range(-1, 10**6) if m not in legal)
         _refused(
             game.play,
@@ -162,6 +177,13 @@ def law_notation(game: Any, seed: int = 2) -> None:
             _ok(game.format_position(back) == text, f"position {text!r} does not round-trip")
         else:
             _ok(np.array_equal(back, state), f"the moves {text!r} do not lead back to the state")
+    spec = _plugin(game)
+    for text in spec.examples if spec is not None else ():
+        if text and spec is not None:  # the positions --help shows, of the default options
+            try:
+                parse_position(spec.make(), text)
+            except GameError as e:
+                raise ConformanceError(f"the plugin's example {text!r} is refused: {e}") from None
     start = game.initial_state()
     for text in ("", "xyz", "99999999999999999999", "٣", "-1", "1.5", "1\n2"):
         try:
@@ -368,6 +390,23 @@ def check_game(game: Any, laws: Iterable[str] | None = None) -> None:
             LAWS[name](game)
         except ConformanceError as e:
             raise ConformanceError(f"{getattr(game, 'name', game)}: {name}: {e}") from None
+        except Exception as e:  # the game's own code raised: where, as the law met it
+            raise ConformanceError(
+                f"{getattr(game, 'name', game)}: {name}: the game raised "
+                f"{type(e).__name__}: {e} ({_innermost(e)})"
+            ) from e
+
+
+def _innermost(error: BaseException) -> str:
+    """The innermost line of ``error``'s traceback outside this module: file, line, name."""
+    found = "unknown place"
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename != __file__:
+            found = f"{code.co_filename}, line {tb.tb_lineno}, in {code.co_name}"
+        tb = tb.tb_next
+    return found
 
 
 def rule_setups(spec: Any) -> list[dict[str, Any]]:

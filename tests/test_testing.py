@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -68,3 +69,55 @@ def test_rule_setups_cover_each_choice_switch_and_the_smallest_board() -> None:
     assert testing.rule_setups(plugin("nim")) == [{}, {"misere": True}, {"rows": (1, 2)}]
     kalah = testing.rule_setups(plugin("kalah"))
     assert {"rules": "etudes"} in kalah and {"pits": 1, "seeds": 1} in kalah
+
+
+class _BrokenNim:
+    """Nim with one fault (``fault``): its legal_moves raises, or its play returns the
+    child alone instead of ``(child, again)``."""
+
+    def __init__(self, fault: str) -> None:
+        self.inner = make_game("nim")
+        self.fault = fault
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def legal_moves(self, state: Any) -> Any:
+        if self.fault == "legal-raises" and int(state.sum()) < 10:
+            raise RuntimeError("boom in legal_moves")
+        return self.inner.legal_moves(state)
+
+    def play(self, state: Any, move: int) -> Any:
+        child, again = self.inner.play(state, move)
+        return child if self.fault == "play-child-only" else (child, again)
+
+
+@pytest.mark.parametrize(
+    ("fault", "words"),
+    [
+        ("legal-raises", "rules: the game raised RuntimeError: boom in legal_moves ("),
+        ("play-child-only", "returned ndarray, not (state, again) after moves []"),
+    ],
+)
+def test_a_game_whose_own_code_fails_is_a_conformance_error_saying_where(
+    monkeypatch: pytest.MonkeyPatch, fault: str, words: str
+) -> None:
+    """Issue: check_game let a game's own exception through (a RuntimeError from its rules,
+    an IndexError from a wrong return) instead of naming the law and where."""
+    monkeypatch.setattr(testing, "_plugin", lambda game: plugin("nim"))
+    with pytest.raises(ConformanceError, match=re.escape(words)) as e:
+        check_game(_BrokenNim(fault), laws=["rules"])
+    if fault == "legal-raises":
+        assert "test_testing.py" in str(e.value) and "in legal_moves)" in str(e.value)
+
+
+def test_the_plugins_examples_must_be_positions_of_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bad = dataclasses.replace(plugin("nim"), examples=("3 4 5", "zz"))
+    monkeypatch.setattr(testing, "_plugin", lambda game: bad)
+    with pytest.raises(ConformanceError, match="notation: the plugin's example 'zz' is refused"):
+        check_game(make_game("nim"), laws=["notation"])
+    good = dataclasses.replace(plugin("nim"), examples=("3 4 5", "1 4 5"))
+    monkeypatch.setattr(testing, "_plugin", lambda game: good)
+    check_game(make_game("nim"), laws=["notation"])
