@@ -11,7 +11,15 @@ import click
 
 from boardgames.cli import harden_numbers
 from boardgames.cli.options import json_option
-from boardgames.core.registry import GamePlugin, Option, UnknownGame, plugin, plugins, two_player
+from boardgames.core.registry import (
+    GamePlugin,
+    Option,
+    UnknownGame,
+    one_line,
+    plugin,
+    plugins,
+    two_player,
+)
 
 GameFeature = Callable[[GamePlugin], click.Command]
 """Builds a feature's command for one game (its options are added by :class:`GameGroup`)."""
@@ -180,7 +188,9 @@ def games(as_json: bool) -> None:
             f"{o['flag']} {o['allowed']}" if o["kind"] != "bool" else o["flag"]
             for o in e["options"]
         )
-        caps = ", ".join(dict.fromkeys(e["capabilities"])) or e.get("problem", "")
+        caps = ", ".join(dict.fromkeys(e["capabilities"]))
+        if "problem" in e:  # the reason goes below the table, one line, not into a cell
+            caps = "broken (said below)"
         own = [p for p in e["players"] if p not in GENERIC_PLAYERS]
         shown = (
             ("the levels, random" + (", " + ", ".join(own) if own else "")) if e["players"] else ""
@@ -193,3 +203,10 @@ def games(as_json: bool) -> None:
         "GAME; the levels are easy, medium, strong, perfect (also depth=N, time=S); a "
         "game's own commands: boardgames GAME --help."
     )
+    err = make_console(stderr=True)
+    for e in entries:
+        if "problem" in e:
+            err.print(
+                one_line(f"Warning: game {e['name']!r} cannot be built: {e['problem']}"),
+                highlight=False, soft_wrap=True, markup=False,
+            )  # fmt: skip

@@ -3,6 +3,7 @@ reported in one line while the rest of the toolkit works, and ``--help`` kept ch
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -617,3 +618,17 @@ def test_an_outside_game_failing_in_a_command_is_one_line_and_the_rest_works(
         assert "distribution brokenrules" in lines[0] and "in legal_moves)" in lines[0]
     nim = CliRunner().invoke(cli, ["analyse", "nim", "--depth", "1"])
     assert nim.exit_code == 0 and "Best move" in nim.stdout
+
+
+def test_games_lists_a_game_that_cannot_be_built_and_says_why_in_one_line(install: Any) -> None:
+    install("brokenrules", BROKEN_RULES.replace("{factory}", "explode"), name="brokenrules")
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0, result.output
+    assert "broken (said below)" in result.stdout and "factory boom" not in result.stdout
+    (line,) = [x for x in result.stderr.splitlines() if "brokenrules" in x]
+    assert line.startswith("Warning: game 'brokenrules' cannot be built: PluginError: ")
+    assert "factory boom" in line
+    assert "kalah" in result.stdout and "nim" in result.stdout
+    listed = json.loads(CliRunner().invoke(cli, ["games", "--json"]).stdout)
+    (entry,) = [g for g in listed["games"] if g["name"] == "brokenrules"]
+    assert "factory boom" in entry["problem"]
