@@ -52,7 +52,14 @@ from boardgames.core.capabilities import (
     parse_position,
 )
 from boardgames.core.protocol import HEURISTIC_LIMIT, GameError, score_margin
-from boardgames.core.registry import GamePlugin, UnknownGame, plugin_of, two_player
+from boardgames.core.registry import (
+    GamePlugin,
+    UnknownGame,
+    innermost,
+    place,
+    plugin_of,
+    two_player,
+)
 from boardgames.core.search import SearchStopped, alphabeta, alphabeta_tt
 
 __all__ = ["LAWS", "ConformanceError", "check_game", "check_picture", "rule_setups"]
@@ -94,16 +101,20 @@ def random_games(
             if not legal:
                 break
             move = rng.choice(legal)
-            played = game.play(state, move)
-            _ok(
-                isinstance(played, tuple) and len(played) == 2,
-                f"play({move}) returned {type(played).__name__}, not (state, again) "
-                f"after moves {moves}",
-            )
-            state = played[0]
+            state, _ = _played(game, state, move, f"after moves {moves}")
             moves.append(move)
             out.append((state, list(moves)))
     return out
+
+
+def _played(game: Any, state: Any, move: int, where: str) -> tuple[Any, Any]:
+    """``game.play(state, move)``, checked to be a pair ``(state, again)``."""
+    played = game.play(state, move)
+    _ok(
+        isinstance(played, tuple) and len(played) == 2,
+        f"play({move}) returned {type(played).__name__}, not (state, again) {where}",
+    )
+    return played  # type: ignore[no-any-return]
 
 
 def _refused(
@@ -143,12 +154,7 @@ def law_rules(game: Any, seed: int = 1) -> None:
         )
         before = state.copy()
         for move in legal:
-            played = game.play(state, move)
-            _ok(
-                isinstance(played, tuple) and len(played) == 2,
-                f"play({move}) returned {type(played).__name__}, not (state, again) {where}",
-            )
-            child, again = played
+            child, again = _played(game, state, move, where)
             _ok(np.array_equal(state, before), f"play({move}) changed its input {where}")
             _ok(isinstance(again, bool | np.bool_), f"play({move}) 'again' is not a bool {where}")
             _ok(
@@ -178,10 +184,11 @@ def law_notation(game: Any, seed: int = 2) -> None:
         else:
             _ok(np.array_equal(back, state), f"the moves {text!r} do not lead back to the state")
     spec = _plugin(game)
-    for text in spec.examples if spec is not None else ():
-        if text and spec is not None:  # the positions --help shows, of the default options
+    if spec is not None and any(spec.examples):
+        default = spec.make()  # the positions --help shows are of the default options
+        for text in filter(None, spec.examples):
             try:
-                parse_position(spec.make(), text)
+                parse_position(default, text)
             except GameError as e:
                 raise ConformanceError(f"the plugin's example {text!r} is refused: {e}") from None
     start = game.initial_state()
@@ -391,22 +398,11 @@ def check_game(game: Any, laws: Iterable[str] | None = None) -> None:
         except ConformanceError as e:
             raise ConformanceError(f"{getattr(game, 'name', game)}: {name}: {e}") from None
         except Exception as e:  # the game's own code raised: where, as the law met it
+            tb = innermost(e, lambda frame: frame.f_code.co_filename != __file__)
             raise ConformanceError(
                 f"{getattr(game, 'name', game)}: {name}: the game raised "
-                f"{type(e).__name__}: {e} ({_innermost(e)})"
+                f"{type(e).__name__}: {e} ({'unknown place' if tb is None else place(tb)})"
             ) from e
-
-
-def _innermost(error: BaseException) -> str:
-    """The innermost line of ``error``'s traceback outside this module: file, line, name."""
-    found = "unknown place"
-    tb = error.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename != __file__:
-            found = f"{code.co_filename}, line {tb.tb_lineno}, in {code.co_name}"
-        tb = tb.tb_next
-    return found
 
 
 def rule_setups(spec: Any) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from boardgames.core.hooks import (
@@ -638,6 +639,7 @@ def _loaded() -> tuple[dict[str, GamePlugin], tuple[str, ...]]:
 
     found: dict[str, GamePlugin] = {}
     owner: dict[str, str] = {}
+    outside: dict[str, str] = {}
     problems: list[str] = []
     # the built-in games first: a newcomer cannot take their names
     ordered = sorted(
@@ -671,16 +673,44 @@ def _loaded() -> tuple[dict[str, GamePlugin], tuple[str, ...]]:
         owner[loaded.name] = dist
         if dist != BUILT_IN:  # where its code lives: the entry point's and the factory's
             for path in (str(getattr(ep, "module", "")), loaded.factory.partition(":")[0]):
-                if path:
-                    _outside_packages[path.partition(".")[0]] = loaded.name
+                top = path.partition(".")[0]
+                if top and top != _TOOLKIT:  # a factory may be one of the toolkit's
+                    outside[top] = loaded.name
     _owners.clear()
     _owners.update(owner)
+    _outside_packages.clear()
+    _outside_packages.update(outside)
     return dict(sorted(found.items())), tuple(problems)
 
 
 _owners: dict[str, str] = {}
 _outside_packages: dict[str, str] = {}
-"""The top-level packages of the games not built in, and the game of each."""
+"""The top-level packages of the games not built in (never the toolkit's own), and the
+game of each."""
+_TOOLKIT = __name__.partition(".")[0]
+
+
+def innermost(error: BaseException, keep: Callable[[Any], bool]) -> TracebackType | None:
+    """The innermost entry of ``error``'s traceback whose frame ``keep`` keeps (None:
+    none); :func:`place` says where it is."""
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        if keep(tb.tb_frame):
+            found = tb
+        tb = tb.tb_next
+    return found
+
+
+def place(tb: TracebackType) -> str:
+    """``FILE, line N, in NAME`` of a traceback entry."""
+    code = tb.tb_frame.f_code
+    return f"{code.co_filename}, line {tb.tb_lineno}, in {code.co_name}"
+
+
+def _game_of(frame: Any) -> str | None:
+    """The outside game whose code ``frame`` runs (None: the toolkit's, or a library's)."""
+    return _outside_packages.get(str(frame.f_globals.get("__name__", "")).partition(".")[0])
 
 
 def blame(error: BaseException) -> str | None:
@@ -690,22 +720,14 @@ def blame(error: BaseException) -> str | None:
     the toolkit's own keeps its traceback)."""
     if isinstance(error, PluginError):
         return one_line(str(error))
-    where = None
-    tb = error.__traceback__
-    while tb is not None:
-        module = str(tb.tb_frame.f_globals.get("__name__", ""))
-        game = _outside_packages.get(module.partition(".")[0])
-        if game is not None:
-            code = tb.tb_frame.f_code
-            where = (game, f"{code.co_filename}, line {tb.tb_lineno}, in {code.co_name}")
-        tb = tb.tb_next
-    if where is None:
+    tb = innermost(error, lambda frame: _game_of(frame) is not None)
+    if tb is None:
         return None
-    game, line = where
+    game = _game_of(tb.tb_frame)
     said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     return one_line(
-        f"game {game!r} (distribution {_owners.get(game, 'unknown')}) failed in its own "
-        f"code: {said} ({line})",
+        f"game {game!r} (distribution {_owners.get(str(game), 'unknown')}) failed in its "
+        f"own code: {said} ({place(tb)})",
         2 * MESSAGE_LIMIT,
     )
 

@@ -632,3 +632,19 @@ def test_games_lists_a_game_that_cannot_be_built_and_says_why_in_one_line(instal
     listed = json.loads(CliRunner().invoke(cli, ["games", "--json"]).stdout)
     (entry,) = [g for g in listed["games"] if g["name"] == "brokenrules"]
     assert "factory boom" in entry["problem"]
+
+
+def test_a_fault_in_the_toolkits_code_is_never_blamed_on_a_plugin_that_uses_it(
+    install: Any,
+) -> None:
+    """A plugin whose factory is one of the toolkit's (``boardgames.nim.game:Nim``) does not
+    make the toolkit's own modules its code: an error raised there keeps its traceback (no
+    one-line blame), while its own module's code is still blamed on it."""
+    from boardgames.core import registry
+
+    install("reuser", GOOD.format(name="reuser", extra=""), name="reuser")
+    assert "reuser" in plugins()
+    with pytest.raises(ValueError) as raised:
+        make_game("nim", rows="x")  # raised in boardgames.core.registry
+    assert registry.blame(raised.value) is None
+    assert registry.blame(registry.PluginError("its factory failed")) == "its factory failed"
