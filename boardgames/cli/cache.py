@@ -193,8 +193,8 @@ def cache() -> None:
 
     numba compiles each kernel on its first use on a machine (seconds to a minute) and
     keeps it in $NUMBA_CACHE_DIR, else in the folder's numba/ (below); 'cache warm'
-    compiles them ahead (images, classrooms,
-    CI), and 'cache list' says which groups of them are ready.
+    compiles them ahead (images, classrooms, CI), and 'cache list' says which groups of
+    them are ready.
 
     The folder is $BOARDGAMES_CACHE, else $XDG_CACHE_HOME/boardgames, else
     ~/.cache/boardgames ('boardgames cache path').

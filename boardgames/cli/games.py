@@ -188,9 +188,9 @@ def games(as_json: bool) -> None:
             f"{o['flag']} {o['allowed']}" if o["kind"] != "bool" else o["flag"]
             for o in e["options"]
         )
-        caps = ", ".join(dict.fromkeys(e["capabilities"]))
-        if "problem" in e:  # the reason goes below the table, one line, not into a cell
-            caps = "broken (said below)"
+        caps = (  # a broken game's reason goes below the table, one line, not into a cell
+            "broken (said below)" if "problem" in e else ", ".join(dict.fromkeys(e["capabilities"]))
+        )
         own = [p for p in e["players"] if p not in GENERIC_PLAYERS]
         shown = (
             ("the levels, random" + (", " + ", ".join(own) if own else "")) if e["players"] else ""
