@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from boardgames.cli.games import GameGroup, make_game
-from boardgames.cli.options import OUTPUT_FILE, json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option, say_written
 from boardgames.cli.play import level_options, think_shown, thinking
 from boardgames.core.registry import GamePlugin
 
@@ -69,6 +69,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         if over is not None:
             if svg_path is not None:
                 write_atomic(svg_path, draw_position(game, state, position, None).encode())
+                say_written("Picture", svg_path, as_json)
             report["over"] = True
             report["result"] = over
             if as_json:
@@ -91,6 +92,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         if svg_path is not None:
             assert answer.move is not None
             write_atomic(svg_path, draw_position(game, state, position, answer.move).encode())
+            say_written("Picture", svg_path, as_json)
         if as_json:
             print_json(report)
             return

@@ -23,6 +23,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 JSON_HELP = "Print one JSON object instead."
 
 
+def say_written(what: str, path: Path, to_stderr: bool = False, after: str = "") -> None:
+    """One line saying that ``what`` ("Picture", "Plot", ...) was written to ``path``: on
+    standard output, or on standard error when standard output holds JSON (``to_stderr``)."""
+    from rich.text import Text
+
+    from boardgames.core.console import make_console
+    from boardgames.core.text import printable
+
+    make_console(stderr=to_stderr).print(
+        Text(f"{what} written to {printable(str(path))}{after}."), highlight=False
+    )
+
+
 class OutputFile(click.ParamType):
     """An output file's name as a Path, checked before any work
     (:func:`boardgames.core.files.output_problem`): the text is read as given, so ``new/``

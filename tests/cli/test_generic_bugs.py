@@ -35,6 +35,22 @@ def test_analyse_svg_marks_the_best_move(tmp_path: Path) -> None:
     assert code == 0, out
     svg = picture.read_text()
     assert re.search(r'<[^>]*class="[^"]*mark-best', svg), svg[:500]
+    assert f"Picture written to {picture}." in out
+
+
+@pytest.mark.parametrize("position", ["", "1122334"], ids=["playing", "over"])
+def test_analyse_svg_under_json_says_where_on_stderr(tmp_path: Path, position: str) -> None:
+    """--json keeps standard output for the JSON; the picture's line goes to stderr."""
+    picture = tmp_path / "pos.svg"
+    result = CliRunner().invoke(
+        cli,
+        ["analyse", "connect4", position, "--width", "4", "--height", "4", "--depth", "2",
+         "--svg", str(picture), "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["game"] == "connect4"
+    assert result.stderr.strip() == f"Picture written to {picture}."
+    assert picture.read_text().startswith("<svg")
 
 
 PLAIN = """

@@ -8,9 +8,8 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.text import Text
 
-from boardgames.cli.options import OUTPUT_FILE, json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option, say_written
 from boardgames.core import warmup
 from boardgames.core.capabilities import Mark
 from boardgames.core.console import make_console, print_json
@@ -18,7 +17,6 @@ from boardgames.core.files import check_output
 from boardgames.core.progress import Progress, interruptible, stopped_message
 from boardgames.core.protocol import State, score_bound, score_margin
 from boardgames.core.svg import write_svg
-from boardgames.core.text import printable
 from boardgames.kalah.cli.options import (
     engine_config,
     group_pv,
@@ -168,9 +166,7 @@ def _write_svg(
     write_svg(
         path, game.svg(state, marks=[Mark(tuple(best), "best")] if best else (), heading=heading)
     )
-    make_console(stderr=as_json).print(
-        Text(f"Picture written to {printable(str(path))}."), highlight=False
-    )
+    say_written("Picture", path, as_json)
 
 
 REFERENCE_DEPTH = 10

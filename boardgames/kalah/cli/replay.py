@@ -7,9 +7,8 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from rich.text import Text
 
-from boardgames.cli.options import OUTPUT_FILE, json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option, say_written
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.core.files import check_output
 from boardgames.core.svg import write_svg
@@ -64,10 +63,7 @@ def replay_command(file: Path, as_json: bool, svg_path: Path | None, frame_secon
     stores = game.final_stores(final_state)
     if svg_path is not None:
         _write_animation(record, steps, file, svg_path, frame_seconds)
-        make_console(stderr=as_json).print(
-            Text(f"Animation written to {printable(str(svg_path))} ({len(steps) + 1} frames)."),
-            highlight=False,
-        )
+        say_written("Animation", svg_path, as_json, f" ({len(steps) + 1} frames)")
     if as_json:
         obj: dict[str, Any] = {
             "rules": game.rules,

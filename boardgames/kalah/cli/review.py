@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.text import Text
 
-from boardgames.cli.options import OUTPUT_FILE, json_option
+from boardgames.cli.options import OUTPUT_FILE, json_option, say_written
 from boardgames.core.console import file_name, make_console, print_json
 from boardgames.core.files import check_output, not_a_regular_file
 from boardgames.core.progress import Progress, Stopped, run_in_thread, stopped_message
@@ -155,9 +154,7 @@ def review(
     tables = _tables_text(pits, stones, source) + why
     if plot_path is not None:
         write_svg(plot_path, evaluation_plot(rows, file.name), "the graph")
-        make_console(stderr=as_json).print(
-            Text(f"Evaluation graph written to {printable(str(plot_path))}."), highlight=False
-        )
+        say_written("Evaluation graph", plot_path, as_json)
     if as_json:
         print_json(
             {
