@@ -630,7 +630,23 @@ def _import(ep: Any) -> object:
     except SystemExit as e:
         raise PluginError(f"its import called sys.exit({e.code!r})") from None
     except BaseException as e:
-        raise PluginError(f"its import failed: {_said(e)}") from None
+        missing = _missing_object(ep) if isinstance(e, AttributeError) else None
+        raise PluginError(missing or f"its import failed: {_said(e)}") from None
+
+
+def _missing_object(ep: Any) -> str | None:
+    """What an entry point whose module imported but lacks the object it names says, else
+    None (the AttributeError came from the module's own code)."""
+    module, _, attr = str(getattr(ep, "value", "")).partition(":")
+    obj = sys.modules.get(module.strip())
+    if obj is None or not attr.strip():
+        return None
+    for part in attr.strip().split("."):
+        if not hasattr(obj, part):
+            value = one_line(f"{module.strip()}:{attr.strip()}", 80)
+            return f"its entry point names {value}, and {one_line(part, 40)!r} is not there"
+        obj = getattr(obj, part)
+    return None
 
 
 @functools.cache

@@ -197,8 +197,11 @@ def _left_out(capsys: pytest.CaptureFixture[str], dist: str) -> str:
         ("print('hello ' * 1000)\nraise KeyError('x')\n", "KeyError"),
         ("raise ValueError('\\x1b[31mred\\nsecond line\\n' * 500)\n", "ValueError"),
         ("PLUGIN = 3\n", "not a GamePlugin"),
+        ("PLUGINS = 3\n", "its entry point names fake_badimport_"),
+        ("import os\nos.no_such_thing\n", "AttributeError: module 'os' has no attribute"),
     ],
-    ids=["sys-exit", "raises", "prints", "multiline-coloured", "not-a-plugin"],
+    ids=["sys-exit", "raises", "prints", "multiline-coloured", "not-a-plugin", "no-such-object",
+         "attribute-error-of-its-own"],  # fmt: skip
 )
 def test_a_plugin_whose_import_misbehaves_is_one_line(
     install: Any, capsys: pytest.CaptureFixture[str], source: str, words: str
@@ -206,6 +209,8 @@ def test_a_plugin_whose_import_misbehaves_is_one_line(
     install("badimport", source)
     line = _left_out(capsys, "badimport")
     assert words in line
+    if source == "PLUGINS = 3\n":
+        assert line.endswith(":PLUGIN, and 'PLUGIN' is not there"), line
     assert "hello" not in capsys.readouterr().out  # its printing was captured
 
 
