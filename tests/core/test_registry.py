@@ -201,9 +201,14 @@ def _left_out(capsys: pytest.CaptureFixture[str], dist: str) -> str:
         ("import os\nos.no_such_thing\n", "AttributeError: module 'os' has no attribute"),
     ],
     ids=[
-        "sys-exit", "raises", "prints", "multiline-coloured", "not-a-plugin", "no-such-object",
+        "sys-exit",
+        "raises",
+        "prints",
+        "multiline-coloured",
+        "not-a-plugin",
+        "no-such-object",
         "attribute-error-of-its-own",
-    ],  # fmt: skip
+    ],
 )
 def test_a_plugin_whose_import_misbehaves_is_one_line(
     install: Any, capsys: pytest.CaptureFixture[str], source: str, words: str
