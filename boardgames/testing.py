@@ -8,6 +8,8 @@ checked by one call.
 
 The laws, each a function of :data:`LAWS` (``check_game(game, laws=["rules"])`` runs some):
 
+- ``hooks``: every optional hook the plugin names (``players``, ``cli``, ``web``, ...) imports
+  and is of its kind, and every ``warm`` step names a function (none is run);
 - ``rules``: a state is a flat int64 array; a finished game has no moves and an unfinished
   one some, all different; ``to_move`` is 0 or 1; evaluations stay heuristic; ``play``
   never changes its input; a move out of range is refused;
@@ -51,9 +53,11 @@ from boardgames.core.capabilities import (
     legal_mask,
     parse_position,
 )
+from boardgames.core.hooks import NAMED_WARM_STEPS
 from boardgames.core.protocol import HEURISTIC_LIMIT, GameError, score_margin
 from boardgames.core.registry import (
     GamePlugin,
+    PluginError,
     UnknownGame,
     innermost,
     place,
@@ -132,6 +136,42 @@ def _refused(
 
 
 # --- the laws ---------------------------------------------------------------------------
+
+
+def law_hooks(game: Any) -> None:
+    """Every optional hook the game's plugin names imports and is of its kind (the typed
+    method a command would call: ``players`` a GamePlayers, ``cli`` a click group, ...),
+    and every ``warm`` step's path names a function; nothing is run."""
+    spec = _plugin(game)
+    if spec is None:
+        return
+    typed: dict[str, Callable[[], object]] = {
+        "kernels": lambda: spec.kernel_spec(game),
+        "solver": spec.exact_solver,
+        "players": spec.game_players,
+        "commentary": spec.game_commentary,
+        "records": spec.record_format,
+        "cli": spec.command,
+        "compare": spec.compare_command,
+        "web": spec.web_extras,
+        "cache": spec.cache_files,
+        "envs": spec.env_extras,
+    }
+    for name, check in typed.items():
+        if getattr(spec, name) is None:
+            continue
+        try:
+            check()
+        except PluginError as e:
+            raise ConformanceError(str(e)) from None
+    for label, path in spec.warm:
+        if path in NAMED_WARM_STEPS:
+            continue
+        try:
+            step = spec.load(path, "warm step")
+        except PluginError as e:
+            raise ConformanceError(str(e)) from None
+        _ok(callable(step), f"its warm step {label!r} ({path}) is not a function")
 
 
 def law_rules(game: Any, seed: int = 1) -> None:
@@ -374,6 +414,7 @@ def max_game_length(spec: GamePlugin, game: Any) -> int | None:
 
 
 LAWS: dict[str, Callable[..., None]] = {
+    "hooks": law_hooks,
     "rules": law_rules,
     "notation": law_notation,
     "illegal": law_illegal,

@@ -94,3 +94,9 @@ def test_a_broken_law_names_the_game_the_law_and_the_move() -> None:
     with pytest.raises(ConformanceError, match=r"nim: rules: play of the illegal move"):
         check_game(Lenient(), laws=["rules"])
     assert np.array_equal(nim.initial_state(), Lenient().initial_state())
+
+
+@pytest.mark.parametrize("name", sorted(plugins()))
+def test_every_hook_a_plugin_names_is_of_its_kind(name: str) -> None:
+    """Every registered game (the puzzles too): its hooks import and are what they claim."""
+    check_game(plugins()[name].make(), laws=["hooks"])

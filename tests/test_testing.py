@@ -121,3 +121,30 @@ def test_the_plugins_examples_must_be_positions_of_the_game(
     good = dataclasses.replace(plugin("nim"), examples=("3 4 5", "1 4 5"))
     monkeypatch.setattr(testing, "_plugin", lambda game: good)
     check_game(make_game("nim"), laws=["notation"])
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"players": "boardgames.testing:check_game"}, "its players 'boardgames.testing:check_game'"
+         " is a function, not a GamePlayers"),
+        ({"cli": "boardgames.testing:LAWS"}, "its cli 'boardgames.testing:LAWS' is a dict, "
+         "not a click group"),
+        ({"records": "boardgames.nowhere:RECORDS"}, "records"),
+        ({"web": "boardgames.testing:nothing_here"}, "nothing_here"),
+        ({"warm": (("kernels", "boardgames.testing:LAWS"),)}, "warm step 'kernels'"),
+    ],
+    ids=["players-a-function", "cli-a-dict", "records-missing-module", "web-missing-object",
+         "warm-not-a-function"],
+)  # fmt: skip
+def test_a_hook_of_the_wrong_kind_is_a_conformance_error(
+    monkeypatch: pytest.MonkeyPatch, change: dict[str, object], words: str
+) -> None:
+    """A hook is checked where the game is, not when a command first needs it."""
+    bad = dataclasses.replace(plugin("nim"), **change)  # type: ignore[arg-type]
+    monkeypatch.setattr(testing, "_plugin", lambda game: bad)
+    with pytest.raises(ConformanceError, match="hooks") as e:
+        check_game(make_game("nim"), laws=["hooks"])
+    assert words in str(e.value) and "\n" not in str(e.value)
+    monkeypatch.setattr(testing, "_plugin", lambda game: plugin("nim"))
+    check_game(make_game("nim"), laws=["hooks"])
