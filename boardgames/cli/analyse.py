@@ -54,7 +54,7 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
         from boardgames.core.files import check_output, write_atomic
 
         check_output("--svg", svg_path)
-        game = make_game(spec, options)
+        game = make_game(spec, options, position)
         state = parse_position(game, position)
         mover = spec.player_names[game.to_move(state)]
         over = game.outcome(state)

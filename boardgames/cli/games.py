@@ -59,10 +59,25 @@ def click_option(option: Option) -> Callable[[Any], Any]:
     )
 
 
-def make_game(spec: GamePlugin, values: dict[str, Any]) -> Any:
-    """The game with the options a command was given; bad values are a usage error."""
+def make_game(spec: GamePlugin, values: dict[str, Any], position: str = "") -> Any:
+    """The game with the options a command was given; bad values are a usage error.
+    ``position``: a position the command starts from, whose text may fix options the user
+    left at their defaults (``analyse nim "7 7"``: rows 7 7; see
+    :class:`~boardgames.core.capabilities.SizedPositions`)."""
+    given = {o.name: values.pop(o.name) for o in spec.options if o.name in values}
     try:
-        return spec.make(**{o.name: values.pop(o.name) for o in spec.options if o.name in values})
+        game = spec.make(**given)
+        if position.strip():
+            from boardgames.core.capabilities import game_for_position
+
+            ctx = click.get_current_context(silent=True)
+            default = click.core.ParameterSource.DEFAULT
+            chosen = [
+                name for name in given
+                if ctx is None or ctx.get_parameter_source(name) not in (default, None)
+            ]  # fmt: skip
+            game = game_for_position(spec, game, position, chosen)
+        return game
     except ValueError as e:  # Option.convert's and the game's own one-line reasons
         raise click.UsageError(str(e)) from None
 

@@ -535,7 +535,7 @@ def play_feature(spec: GamePlugin) -> click.Command:
         from boardgames.core.files import check_output
 
         check_output("--record", record)
-        game = make_game(spec, options)
+        game = make_game(spec, options, start)
         state: Any = game.initial_state()
         before: list[int] | None = []
         if start.strip() and isinstance(game, PositionNotation):

@@ -48,6 +48,30 @@ class PositionNotation(Protocol):
         ...
 
 
+@runtime_checkable
+class SizedPositions(Protocol):
+    """A position notation whose text fixes some of the game's options (a board's size):
+    ``analyse nim "7 7"`` then needs no ``--rows``."""
+
+    def position_options(self, text: str) -> dict[str, Any]:
+        """The option values the position ``text`` implies where they differ from this
+        game's (Kalah's ``pits`` from the count of holes); ``{}`` when it implies none or
+        is not a position (:meth:`PositionNotation.parse_position` then says why)."""
+        ...
+
+
+def game_for_position(spec: Any, game: Any, text: str, given: Iterable[str] = ()) -> Any:
+    """``game``, or the same game with the options that the position ``text`` implies
+    (:class:`SizedPositions`), the options in ``given`` (set by the user) kept as they are."""
+    if not text.strip() or not isinstance(game, SizedPositions):
+        return game
+    implied = {k: v for k, v in game.position_options(text).items() if k not in set(given)}
+    if not implied:
+        return game
+    values = {o.name: getattr(game, o.name) for o in spec.options if hasattr(game, o.name)}
+    return spec.make(**{**values, **implied})
+
+
 MARK_KINDS = ("best", "hint", "threat", "win", "arrow")
 """What a :class:`Mark` says: the best move, a hint, a threat, a won line, an arrow."""
 

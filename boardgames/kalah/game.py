@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rich.cells import cell_len
@@ -152,6 +153,16 @@ class Kalah:
         if words[-1].upper() in PLAYER_NAMES:
             side = PLAYER_NAMES.index(words.pop().upper())
         return self.make_state(parse_board(" ".join(words)), side)
+
+    def position_options(self, text: str) -> dict[str, Any]:
+        """The pits a side a board of another size implies (``2m + 2`` holes)."""
+        words = text.replace(",", " ").split()
+        if words and words[-1].upper() in PLAYER_NAMES:
+            words.pop()
+        holes = len(words)
+        if holes % 2 or holes < 4 or (holes - 2) // 2 == self.pits:
+            return {}
+        return {"pits": (holes - 2) // 2}
 
     def format_position(self, state: State) -> str:
         """``state`` as :meth:`parse_position` reads it: the holes, then A or B."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from rich.table import Table
@@ -146,6 +146,18 @@ class Nim:
                 " (give the start with --rows)"
             )
         return self.state_from_rows(rows)
+
+    def position_options(self, text: str) -> dict[str, Any]:
+        """The start a position implies when it does not fit this game's (another count of
+        rows, or a row above its start): the position itself (an empty row as 1 chip)."""
+        try:
+            rows = parse_rows(text)
+        except GameError:
+            return {}
+        fits = len(rows) == len(self.rows) and all(
+            r <= s for r, s in zip(rows, self.rows, strict=True)
+        )
+        return {} if fits else {"rows": tuple(max(1, r) for r in rows)}
 
     def format_position(self, state: State) -> str:
         """The chips left in each row, as :meth:`parse_position` reads them."""
