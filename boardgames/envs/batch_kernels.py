@@ -400,6 +400,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
         ``final`` (``results``: ``result`` for its side to move) and left as it is."""
         tm_cell, tm_lut, inv = T[0], T[1], T[8]
         cells = S.shape[1]
+        kept = final.shape[1]  # the position's cells: the rows of ``S`` may be padded
         for i in prange(S.shape[0] // 2):
             over[i] = False
             if not active[i]:
@@ -411,7 +412,7 @@ def build(k: GameKernels, parallel: bool) -> BatchKernels:
             if code == OVER:
                 over[i] = True
                 results[i] = result(S, 2 * i, params)
-                for c in range(cells):
+                for c in range(kept):
                     final[i, c] = S[2 * i, c]
 
     def observe(S, M, params, T, players, views, obs, mask, movers, status):

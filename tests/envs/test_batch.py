@@ -120,6 +120,37 @@ def test_a_seed_repeats_a_run_and_openings_differ_per_game() -> None:
     assert not same(run(b, 5, 40), run(b, 6, 40))
 
 
+@pytest.mark.parametrize("name, options", SETUPS, ids=IDS)
+def test_openings_that_end_games_write_only_the_positions_cells(
+    name: str, options: dict[str, Any]
+) -> None:
+    """An opening move that would end a game is taken back (issue 51's review: the kernel
+    copied the padded row, past the end of the finished positions, and a reset with a
+    long opening corrupted memory). The kernel's finished positions stay in their rows,
+    and every game an opening leaves is unfinished."""
+    b = batch(name, 16, parallel=False, opening=40, **options)
+    for seed in range(4):
+        b.reset(seed=seed)
+        for row in b.states:
+            assert b.game.outcome(row) is None
+    n, cells = b.num_envs, b.cells
+    buf = np.full(n * cells + 64, 12345, dtype=np.int64)
+    final = buf[: n * cells].reshape(n, cells)
+    mask = b._observe(b._self)[1]
+    actions = np.argmax(mask, axis=1).astype(np.int64)
+    active = mask.any(axis=1)
+    over = np.zeros(n, dtype=bool)
+    results = np.zeros(n, dtype=np.int64)
+    for _ in range(200):  # play every game to its end, the finished ones left as they are
+        b.K.advance(b.S2, b.M, actions, active, b.params, b._tables(), over, final, results)
+        active &= ~over
+        if not active.any():
+            break
+        mask = b._observe(b._self)[1]
+        actions = np.argmax(mask, axis=1).astype(np.int64)
+    assert (buf[n * cells :] == 12345).all()
+
+
 def test_serial_and_parallel_give_the_same_games() -> None:
     # Connect Four: its parallel kernels are compiled for the tests below too (a game's
     # kernels are one compile, any board); the other games with -m slow
