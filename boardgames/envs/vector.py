@@ -29,6 +29,7 @@ from boardgames.core.players import Player, find_player
 from boardgames.envs.batch import BatchEnv
 from boardgames.envs.games import PROGRAM, check_choice, check_int, extras, setup
 from boardgames.envs.libs import require
+from boardgames.envs.single import RESET_TRIES
 
 require("gymnasium")
 import gymnasium  # noqa: E402
@@ -61,7 +62,12 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         if render_mode is not None:
             raise ValueError("the vector environment draws nothing: render_mode must be None")
         self.setup = setup(game, options, adapter=OWN_KEYWORDS)
-        self.batch = BatchEnv(self.setup, num_envs, parallel=parallel, max_moves=max_episode_steps)
+        self.batch = BatchEnv(self.setup, num_envs, parallel=parallel)
+        self.max_steps = (
+            None
+            if max_episode_steps is None
+            else check_int("max_episode_steps", max_episode_steps, 1, 10**9)
+        )
         self.game: Any = self.setup.game
         self.num_envs = self.batch.num_envs
         self.learner = check_choice("learner", learner, SIDES)
@@ -83,6 +89,9 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         self.queued: list[list[int]] = [[] for _ in range(self.num_envs)]
         self.mask = np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8)
         self.obs: npt.NDArray[np.int64] | None = None
+        self.steps = np.zeros(self.num_envs, dtype=np.int64)
+        """The learner's steps in each game (``max_episode_steps`` counts them, as
+        Gymnasium's TimeLimit counts the single environment's)."""
 
     def _player(self, seed: int | None) -> Player | None:
         """The opponent (None: ``random``, played in numpy)."""
@@ -122,8 +131,11 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def _replies(self, obs: Any, info: dict[str, Any], out: dict[str, Any]) -> Any:
         """The opponents play until every learner is to move; games that end are recorded
-        in ``out`` (rewards, terminated, final observations)."""
-        for _ in range(100_000):
+        in ``out`` (rewards, terminated, final observations). A game that ends more than
+        :data:`~boardgames.envs.single.RESET_TRIES` times before its learner moves (sides
+        and replies drawn anew each time) is a board the single environment refuses too."""
+        ends = np.zeros(self.num_envs, dtype=np.int64)
+        while True:
             movers = info["to_move"]
             if not np.any(movers != self.side):
                 return obs, info
@@ -132,7 +144,11 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
                 self.queued[i] = []
             obs, rewards, term, trunc, info = self.batch._step(actions, todo, self.side)
             self._record(rewards, term, trunc, info, out)
-        raise RuntimeError("the opponents did not hand the move back")
+            ends += term | trunc
+            if ends.max() > RESET_TRIES:
+                raise ValueError(
+                    f"{self.setup.name}: on this board the game ends before the learner moves"
+                )
 
     def _record(
         self, rewards: Any, term: Any, trunc: Any, info: dict[str, Any], out: dict[str, Any]
@@ -170,12 +186,38 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
             self.batch.seed(seed)
         self._sides(np.arange(self.num_envs))
         self.batch.reset()
-        obs, info = self.batch._step(
-            np.zeros(self.num_envs, dtype=np.int64), np.zeros(self.num_envs, dtype=bool), self.side
-        )[0::4]
-        obs, info = self._replies(obs, info, self._blank())
+        self.steps[:] = 0
+        obs, info = self._replies(*self._looked(), self._blank())
         self.obs, self.mask = obs, info["action_mask"]
         return obs, {"action_mask": info["action_mask"]}
+
+    def _looked(self) -> tuple[Any, dict[str, Any]]:
+        """The observations and info of the games as they stand (no game moves)."""
+        nothing = np.zeros(self.num_envs, dtype=bool)
+        obs, _, _, _, info = self.batch._step(
+            np.zeros(self.num_envs, dtype=np.int64), nothing, self.side
+        )
+        return obs, info
+
+    def _time_limit(self, obs: Any, info: dict[str, Any], out: dict[str, Any]) -> Any:
+        """``max_episode_steps``: a game whose learner has made that many steps is
+        truncated (its final observation the one after the opponent's reply) and starts
+        again, the opponent replying where it moves first."""
+        self.steps += 1
+        self.steps[out["ended"]] = 0
+        if self.max_steps is None:
+            return obs, info
+        late = (self.steps >= self.max_steps) & ~out["ended"]
+        if not late.any():
+            return obs, info
+        rows = np.flatnonzero(late)
+        out["truncated"][rows] = True
+        out["ended"][rows] = True
+        out["final_obs"][rows] = obs[rows]
+        self.steps[rows] = 0
+        self.batch._reset_rows(rows)
+        self._sides(rows)
+        return self._replies(*self._looked(), out)
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         if self.obs is None:
@@ -196,6 +238,7 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         obs, rewards, term, trunc, info = self.batch._step(acts, legal, self.side)
         self._record(rewards, term, trunc, info, out)
         obs, info = self._replies(obs, info, out)
+        obs, info = self._time_limit(obs, info, out)
         self.obs, self.mask = obs, info["action_mask"]
         infos = {
             "action_mask": info["action_mask"],

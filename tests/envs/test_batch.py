@@ -358,6 +358,50 @@ def test_an_illegal_action_in_the_vector_environment_ends_that_game() -> None:
     )
 
 
+@pytest.mark.parametrize("learner", ["first", "second"])
+def test_max_episode_steps_counts_the_learners_steps_as_the_single_environment(
+    learner: str,
+) -> None:
+    """Truncated at the same step as the single environment's TimeLimit (the learner's
+    steps, not both players' moves), its final observation after the opponent's reply,
+    and started again."""
+    options = {"width": 5, "height": 4, "opponent": "random", "learner": learner}
+    vec = gymnasium.make_vec(
+        "boardgames/Connect4-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        max_episode_steps=3, **options,
+    )  # fmt: skip
+    single = gymnasium.make("boardgames/Connect4-v0", max_episode_steps=3, **options)
+    obs, info = vec.reset(seed=0)
+    single.reset(seed=0)
+    for step in range(1, 10):
+        # column 0, then 1, ...: nobody can make four in three moves of each
+        action = (step - 1) % 5
+        obs, _, term, trunc, info = vec.step(np.full(3, action))
+        _, _, single_term, single_trunc, _ = single.step(action)
+        assert not term.any() and not single_term
+        assert trunc.tolist() == [step % 3 == 0] * 3 and single_trunc == (step % 3 == 0)
+        if step % 3 == 0:
+            single.reset(seed=step)
+            assert (info["_final_obs"]).all()
+            discs = np.count_nonzero(info["final_obs"].reshape(3, -1), axis=1)
+            assert discs.tolist() == [6 if learner == "first" else 7] * 3
+            assert (np.count_nonzero(obs.reshape(3, -1), axis=1) == (learner == "second")).all()
+
+
+def test_a_board_that_ends_before_the_learner_moves_is_refused_as_by_the_single_one() -> None:
+    """Nim with one chip: the opponent, moving first, takes it."""
+    words = "nim: on this board the game ends before the learner moves"
+    single = gymnasium.make("boardgames/Nim-v0", rows=(1,), learner="second", opponent="random")
+    with pytest.raises(ValueError, match=words):
+        single.reset(seed=0)
+    vec = gymnasium.make_vec(
+        "boardgames/Nim-v0", num_envs=2, vectorization_mode="vector_entry_point",
+        rows=(1,), learner="second", opponent="random",
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=words):
+        vec.reset(seed=0)
+
+
 @pytest.mark.parametrize(
     "first", ["import boardgames.envs, gymnasium", "import gymnasium, boardgames.envs"]
 )
