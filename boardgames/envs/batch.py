@@ -218,8 +218,13 @@ class BatchEnv:
     # ---- state -------------------------------------------------------------------
     def seed(self, seed: int | None) -> None:
         """Seed every game's generators (``seed`` and the game's index): one for its
-        openings, one for :meth:`random_actions`."""
-        ss = np.random.SeedSequence(seed)
+        openings, one for :meth:`random_actions`. ``seed``: a whole number >= 0, or None
+        (fresh entropy)."""
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0
+        ):
+            raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+        ss = np.random.SeedSequence(None if seed is None else int(seed))
         self.rng = _seeds(ss, self.num_envs)
         self.action_rng = _seeds(ss.spawn(1)[0], self.num_envs)
 
@@ -458,6 +463,8 @@ class BatchEnv:
                 f"actions must be {self.num_envs} integer ids (shape ({self.num_envs},)), "
                 f"got shape {arr.shape} of {arr.dtype}"
             )
+        if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+            raise self._illegal(int(np.argmax(arr)), arr)  # as int64 it would wrap round
         return arr if arr.dtype == np.int64 else arr.astype(np.int64)
 
     def _step(

@@ -182,8 +182,8 @@ class BatchVectorEnv(VectorEnv):  # type: ignore[misc]
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.int64], dict[str, Any]]:
         if seed is not None:
+            self.batch.seed(seed)  # checks it: a whole number >= 0
             self.rng = np.random.default_rng(seed)
-            self.batch.seed(seed)
         self._sides(np.arange(self.num_envs))
         self.batch.reset()
         self.steps[:] = 0

@@ -151,6 +151,25 @@ def test_openings_that_end_games_write_only_the_positions_cells(
     assert (buf[n * cells :] == 12345).all()
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
+def test_a_bad_seed_is_named(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"seed must be a whole number >= 0 or None, got "):
+        batch("nim", 2).reset(seed=seed)  # type: ignore[arg-type]
+    vec = gymnasium.make_vec(
+        "boardgames/Nim-v0", num_envs=2, vectorization_mode="vector_entry_point",
+        opponent="random",
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"seed must be a whole number >= 0 or None, got "):
+        vec.reset(seed=seed)
+
+
+def test_an_unsigned_action_too_big_for_int64_is_refused_as_it_is() -> None:
+    b = batch("nim", 4)
+    b.reset(seed=0)
+    with pytest.raises(ValueError, match=r"game 0: action 9223372036854775809 is not legal"):
+        b.step(np.array([2**63 + 1, 0, 0, 0], dtype=np.uint64))
+
+
 def test_serial_and_parallel_give_the_same_games() -> None:
     # Connect Four: its parallel kernels are compiled for the tests below too (a game's
     # kernels are one compile, any board); the other games with -m slow
