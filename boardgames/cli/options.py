@@ -60,6 +60,26 @@ class OutputFile(click.ParamType):
 OUTPUT_FILE = OutputFile()
 
 
+class Folder(click.ParamType):
+    """A folder's name as a Path (it may not exist yet): an empty name or a file is
+    refused, where ``click.Path`` would take ``""`` for the current folder."""
+
+    name = "folder"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        if isinstance(value, Path):
+            return value
+        text = str(value)
+        if not text.strip():
+            self.fail("the folder name is empty; give one", param, ctx)
+        if Path(text).exists() and not Path(text).is_dir():
+            self.fail(f"{text} is a file; give a folder", param, ctx)
+        return Path(text)
+
+
+FOLDER = Folder()
+
+
 def json_option(help: str = JSON_HELP) -> Callable[[F], F]:
     """``--json``: the command prints one JSON object (for scripts); arrives as ``as_json``."""
     return click.option("--json", "as_json", is_flag=True, help=help)
@@ -130,7 +150,7 @@ def checkpoint_dir_option(help: str) -> Callable[[F], F]:
     ``checkpoint_dir``."""
     return click.option(
         "--checkpoint-dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=FOLDER,
         default=None,
         metavar="DIR",
         help=help,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
-from boardgames.cli.options import checkpoint_option, cluster_option, json_option
+from boardgames.cli.options import OUTPUT_FILE, checkpoint_option, cluster_option, json_option
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import (
     Progress,
@@ -958,7 +958,7 @@ def _board_with_scores(
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     default=None,
     metavar="FILE",
     help="Write the book here (default: the cache folder, where the program finds it).",
@@ -988,13 +988,16 @@ def book(
     (Ctrl-C) goes on where it stopped when run again; what was solved is written at once.
     """
     from boardgames.connect4 import book as opening
+    from boardgames.core.files import check_output
 
     _game(width, height)
     _check_hash(hash_mib)
     err = make_console(stderr=True)
+    check_output("--out", out)
     target = out or opening.book_path(width, height)
-    if checkpoint is None:
-        checkpoint = target.with_name(f"book-{width}x{height}-{plies}.checkpoint")
+    if checkpoint is None:  # in the cache folder, wherever the book goes
+        cached = opening.book_path(width, height)
+        checkpoint = cached.with_name(f"book-{width}x{height}-{plies}.checkpoint")
         checkpoint.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     made, total, solved = opening.build(

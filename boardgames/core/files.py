@@ -53,6 +53,8 @@ def output_problem(path: Path | str) -> str | None:
     there is none, and would otherwise be written as a file ``new``), or its folder is
     missing or is a file."""
     text = os.fspath(path)
+    if not text.strip():
+        return "the file name is empty; give one"
     if text.endswith((os.sep, os.altsep or os.sep)) and not os.path.isdir(text):
         return f"{text} names a folder (it ends with {text[-1]!r}); give a file name"
     path = Path(path)

@@ -147,3 +147,33 @@ def test_a_folder_that_cannot_take_files_is_refused_before_the_work(args: list[s
 def test_a_writable_folder_is_not_refused(tmp_path: Path) -> None:
     assert output_problem(tmp_path / "x.npz") is None
     assert output_problem(Path("/dev/null")) is None
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["connect4", "book", "--plies", "1", "--width", "4", "--height", "4", "--out", ""],
+         "'--out': the file name is empty; give one"),
+        (["connect4", "book", "--plies", "1", "--width", "4", "--height", "4", "--out",
+          "/nonexistent-boardgames/x.bin"], "the folder /nonexistent-boardgames does not exist"),
+        (["kalah", "dataset", "", "--positions", "5"], "OUTPUT: the file name is empty"),
+        (["connect4", "dataset", "", "--width", "4", "--height", "4", "--all"],
+         "OUTPUT: the file name is empty"),
+        (["kalah", "solve", "--pits", "3", "--seeds", "2", "--checkpoint-dir", ""],
+         "'--checkpoint-dir': the folder name is empty; give one"),
+        (["kalah", "solve", "--pits", "3", "--seeds", "2", "--checkpoint-dir", "ck",
+          "--endgame-dir", ""], "'--endgame-dir': the folder name is empty; give one"),
+    ],
+    ids=["book-empty", "book-no-folder", "kalah-dataset-empty", "connect4-dataset-empty",
+         "checkpoint-dir-empty", "endgame-dir-empty"],
+)  # fmt: skip
+def test_an_empty_or_impossible_name_is_one_line_before_the_work(
+    args: list[str], words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A teacher's review: ``--out ""`` was a traceback, a missing folder was made behind
+    the user's back, and an empty folder name meant the current folder."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and len(result.output.strip().splitlines()) == 1
+    assert not Path("/nonexistent-boardgames").exists() and not list(tmp_path.iterdir())

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from boardgames.cli.options import checkpoint_dir_option, cluster_option
+from boardgames.cli.options import FOLDER, checkpoint_dir_option, cluster_option
 from boardgames.core import warmup
 from boardgames.core.cluster import ClusterError, ClusterSpec, Runner
 from boardgames.core.console import make_console, print_json
@@ -74,7 +74,7 @@ def job_options(f: Any) -> Any:
         ),
         click.option(
             "--endgame-dir",
-            type=click.Path(file_okay=False, path_type=Path),
+            type=FOLDER,
             default=None,
             metavar="DIR",
             help="Workers take their endgame tables from DIR (a shared disk) instead of "
