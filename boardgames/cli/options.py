@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from boardgames.core.cluster.spec import ENV_VAR, ClusterError, parse_cluster
-from boardgames.core.files import not_a_regular_file
+from boardgames.core.files import not_a_regular_file, output_problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +58,9 @@ class OutputFile(click.ParamType):
 
 
 OUTPUT_FILE = OutputFile()
+SEED = click.IntRange(0, 2**63 - 1)
+"""A seed a file keeps: it must fit an int64 (numpy saves a larger one as an object,
+which ``numpy.load`` refuses)."""
 
 
 class Folder(click.ParamType):
@@ -126,7 +129,7 @@ def _file_callback(ctx: click.Context, param: click.Parameter, value: str | None
         return None
     if not value.strip():
         raise click.BadParameter("the file name is empty; give one, e.g. count.ckpt")
-    problem = not_a_regular_file(value)
+    problem = not_a_regular_file(value) or output_problem(value)
     if problem is not None:
         raise click.BadParameter(problem)
     return Path(value)

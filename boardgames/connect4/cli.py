@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
-from boardgames.cli.options import OUTPUT_FILE, checkpoint_option, cluster_option, json_option
+from boardgames.cli.options import OUTPUT_FILE, SEED, checkpoint_option, cluster_option, json_option
 from boardgames.core.console import make_console, print_json
 from boardgames.core.progress import (
     Progress,
@@ -1027,6 +1027,11 @@ DATASET_EPILOG = (
 )
 
 
+ALL_MAX_CELLS = 20
+"""``dataset --all`` on boards of at most this many cells: 5 x 4's 3,100,379 positions take
+about 10 s and a few hundred MB; 6 x 4 has about 20 times as many."""
+
+
 @connect4.command("dataset", epilog=DATASET_EPILOG)
 @click.argument("output", type=click.Path(dir_okay=False))
 @click.option("--width", type=click.IntRange(4, 9), default=7, show_default=True, help="Columns.")
@@ -1045,8 +1050,8 @@ DATASET_EPILOG = (
               help="With --ply: N of those positions drawn at random (--seed), kept in "
                    "order: a documented sample of a set too big to label here.")  # fmt: skip
 @click.option("--limit", type=int, default=None, help="Keep only the first N positions (in order).")
-@click.option("--seed", default=1, show_default=True,
-              help="Seed of the random games (and of --sample).")  # fmt: skip
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed of the random games (and of --sample; 0 to 2**63 - 1).")  # fmt: skip
 @cluster_option("the chunks of positions")
 @checkpoint_option("the chunks of positions")
 @json_option()
@@ -1107,6 +1112,20 @@ def dataset(
         raise click.UsageError(f"--limit must be at least 1, got {limit}")
     if sample is not None and (ply is None or sample < 1):
         raise click.UsageError(f"--sample takes a number from 1 with --ply, got {sample}")
+    if mirror and ply is None:
+        raise click.UsageError("--mirror goes with --ply (one position of each mirror pair)")
+    if min_ply and positions is None and chosen:
+        raise click.UsageError("--min-ply goes with --positions (random games' positions)")
+    if not 0 <= min_ply < game.cells:
+        raise click.UsageError(f"--min-ply must be 0 to {game.cells - 1} on {width} x {height}")
+    if every and (cluster is not None or checkpoint is not None):
+        raise click.UsageError("--all runs here at once: leave out --cluster and --checkpoint")
+    if every and game.cells > ALL_MAX_CELLS:
+        raise click.UsageError(
+            f"--all labels every position of boards of at most {ALL_MAX_CELLS} cells (5 x 4: "
+            f"3,100,379 positions); {width} x {height} has far too many: give --ply K "
+            "(with --sample N) or --positions N"
+        )
     check_output("OUTPUT", output)
     err = make_console(stderr=True)
     if every:
@@ -1130,7 +1149,10 @@ def dataset(
             words = [words[i] for i in kept_at]
     else:
         source = "random"
-        words = sampled(game, positions or 1000, seed, min_ply)
+        try:
+            words = sampled(game, positions or 1000, seed, min_ply)
+        except GameError as e:
+            raise click.UsageError(str(e)) from None
     words = words[:limit]
     tasks = chunks(width, height, words)
     job: dict[str, object] = {"command": "connect4 dataset", "width": width, "height": height,

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from boardgames.connect4.game import ConnectFour
-from boardgames.core.protocol import State
+from boardgames.core.protocol import GameError, State
 
 CHUNK = 64
 """Positions a task labels."""
@@ -228,18 +228,32 @@ def label_every_position(game: ConnectFour) -> dict[str, np.ndarray]:
 
 def sampled(game: ConnectFour, count: int, seed: int, min_ply: int = 0) -> list[str]:
     """The positions (game not over, at least ``min_ply`` discs) of random games, in the
-    order played, until ``count``; repeats kept (the start of every game)."""
+    order played, until ``count``; repeats kept (the start of every game). A GameError
+    when :data:`BARREN_GAMES` games in a row reach no such position (random games of
+    the board end before ``min_ply`` discs)."""
     rng = random.Random(seed)
     out: list[str] = []
+    barren = 0
     while len(out) < count:
-        state, word = game.initial_state(), ""
+        if barren >= BARREN_GAMES:
+            raise GameError(
+                f"{BARREN_GAMES:,} random games in a row ended before {min_ply} discs on "
+                f"{game.width} x {game.height}: give a lower --min-ply"
+            )
+        state, word, before = game.initial_state(), "", len(out)
         while game.outcome(state) is None and len(out) < count:
             if len(word) >= min_ply:
                 out.append(word)
             col = rng.choice(game.legal_moves(state))
             state, _ = game.play(state, col)
             word += str(col + 1)
+        barren = 0 if len(out) > before else barren + 1
     return out
+
+
+BARREN_GAMES = 10_000
+"""Random games in a row without a position of enough discs before :func:`sampled` gives
+up (a second or two)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 import click
 import numpy as np
 
-from boardgames.cli.options import cluster_options, json_option
+from boardgames.cli.options import SEED, cluster_options, json_option
 from boardgames.core.cluster import Checkpoint, ClusterSpec, Runner
 from boardgames.core.console import make_console, print_json
 from boardgames.core.files import WriteFailed, check_output, write_atomic
@@ -56,7 +56,8 @@ DEFAULT_BOARD = {"pits": 4, "seeds": 3}
     show_default=True,
     help="With a program (--play SPEC): random sowings before it takes over.",
 )
-@click.option("--seed", default=1, show_default=True, help="Seed of the random sowings.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed of the random sowings (0 to 2**63 - 1).")  # fmt: skip
 @board_options
 @click.option("--capture", type=click.Choice(CAPTURES), default="opposite", show_default=True,
               help="Classic capture: opposite (RULES.md 1.3) or empty (always capture a last "
@@ -105,6 +106,11 @@ def dataset(
         raise click.UsageError(f"--positions must be 1 to {MAX_POSITIONS}, got {positions}")
     if not 0 <= opening <= 200:
         raise click.UsageError(f"--random-opening must be 0 to 200 sowings, got {opening}")
+    if opening and play == RANDOM:
+        raise click.UsageError(
+            "--random-opening goes with a program (--play SPEC): random play is random "
+            "from the first sowing"
+        )
     check_output("OUTPUT", output)  # before any work: a folder, 'new/', no folder
     empty = capture == "empty"
     chunks = tasks(positions, pits, seeds, rules, empty, play, opening, seed)
