@@ -23,8 +23,9 @@ def match_feature(spec: GamePlugin) -> click.Command:
         "sides swapped in each pair); the result counts from A's side.",
     )
     @click.option("--a", "player_a", default="strong", show_default=True, metavar="PLAYER",
-                  help="Player A: random, easy, medium, strong, perfect, depth=N, time=S, "
-                  "or one of the game's own (boardgames games lists them).")  # fmt: skip
+                  help="Player A: random, easy, medium, strong, perfect, program (the strong "
+                  "level), depth=N, time=S, or one of the game's own (boardgames games lists "
+                  "them).")  # fmt: skip
     @click.option("--b", "player_b", default="random", show_default=True, metavar="PLAYER",
                   help="Player B, the same way.")  # fmt: skip
     @click.option("--games", type=click.IntRange(1, 1000), default=5, show_default=True,

@@ -32,7 +32,9 @@ def say_written(what: str, path: Path, to_stderr: bool = False, after: str = "")
     from boardgames.core.text import printable
 
     make_console(stderr=to_stderr).print(
-        Text(f"{what} written to {printable(str(path))}{after}."), highlight=False
+        Text(f"{what} written to {printable(str(path))}{after}."),
+        highlight=False,
+        soft_wrap=True,  # a long path is not cut across lines
     )
 
 

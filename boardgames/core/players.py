@@ -78,11 +78,20 @@ def level_description(name: str) -> str:
     return f"the program thinking {level['seconds']:g} s a move (the exact solver first)"
 
 
+PROGRAM = "program"
+"""The name of the program at the level ``play`` gives a side by default."""
+
+
 def generic_players(seed: int | None = None) -> dict[str, Player]:
-    """The players every two-player game has: ``random`` and the program levels."""
+    """The players every two-player game has: ``random``, the program levels and
+    ``program`` (the strong level)."""
     found: dict[str, Player] = {"random": RandomPlayer(seed)}
     for name, level in LEVELS.items():
         found[name] = Level(name, level_description(name), level["seconds"], level["depth"])
+    strong = LEVELS["strong"]
+    found[PROGRAM] = Level(
+        PROGRAM, "the program at the strong level", strong["seconds"], strong["depth"]
+    )
     return found
 
 
@@ -93,11 +102,16 @@ def own_players(game: Any) -> GamePlayers | None:
 
 def players(game: Game, seed: int | None = None) -> dict[str, Player]:
     """Every named player of ``game``: the generic ones, then the game's own (which
-    replace a generic one of the same name)."""
+    replace a generic one of the same name). ``program`` is the ``strong`` level (the
+    program ``play`` gives a side by default): the game's own ``strong`` where it has one
+    and no ``program`` of its own."""
     found = generic_players(seed)
     own = own_players(game)
     if own is not None:
-        found.update(own.named(game))
+        mine = own.named(game)
+        found.update(mine)
+        if "strong" in mine and PROGRAM not in mine:
+            found[PROGRAM] = mine["strong"]
     return found
 
 
