@@ -33,8 +33,9 @@ def generic_compare(spec: GamePlugin) -> click.Command:
     @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the openings.")
     @click.option(
         "--strategies", default="", metavar="A,B,...",
-        help="Strategies to run (default: every depth-limited one; mcts where the game has "
-        "kernels).",
+        help="Strategies to run (default: every exact depth-limited one, which must agree; "
+        "add mcts, Monte Carlo tree search, where the game has kernels: "
+        "--strategies alphabeta,mcts).",
     )  # fmt: skip
     @click.option(
         "--engines", default="", metavar="python,numba",
