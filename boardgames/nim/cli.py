@@ -60,10 +60,17 @@ def _limit_options(f: click.decorators.FC) -> click.decorators.FC:
 
 
 def _make_game(rows: tuple[int, ...], misere: bool, max_rows: int, max_chips: int) -> Nim:
+    """The game; a layout over the limits says which of ``nim``'s options raises them (the
+    generic commands have no such options: the game's own message does not name them)."""
     try:
         return Nim(rows, misere, max_rows, max_chips)
     except GameError as e:
-        raise click.UsageError(str(e)) from None
+        hint = ""
+        if len(rows) > max_rows:
+            hint = " (raise the limit with --max-rows)"
+        elif any(r > max_chips for r in rows):
+            hint = " (raise the limit with --max-chips)"
+        raise click.UsageError(f"{e}{hint}") from None
 
 
 @click.group()

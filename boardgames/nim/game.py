@@ -103,13 +103,11 @@ class Nim:
         if not 1 <= len(self.rows) <= self.max_rows:
             raise GameError(
                 f"{len(self.rows)} rows given; a layout has 1 to {self.max_rows} rows"
-                " (raise the limit with --max-rows)"
             )
         for i, r in enumerate(self.rows, 1):
             if not 1 <= r <= self.max_chips:
                 raise GameError(
-                    f"row {i} has {r} chips; a row holds 1 to {self.max_chips} chips"
-                    " (raise the limit with --max-chips)"
+                    f"row {i} has {r} chips; a row holds 1 to {self.max_chips} chips at the start"
                 )
 
     # --- protocol -------------------------------------------------------------------

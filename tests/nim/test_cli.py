@@ -140,9 +140,17 @@ def test_play_rejects_bad_setup() -> None:
         (["3", "a"], "'a' is not a number of chips"),
         (["3", "--first", "nobody"], "Invalid value for '--first'"),
         (["25"], "raise the limit with --max-chips"),
+        ([str(r) for r in range(1, 16)], "raise the limit with --max-rows"),
     ]:
         result = run(["nim", "play", *args])
         assert result.exit_code == 2 and message in result.output, result.output
+    # a 0 is not a limit to raise; the generic commands have no --max-rows to point to
+    assert "--max-chips" not in run(["nim", "play", "0", "3"]).output
+    many = " ".join(str(r) for r in range(1, 16))
+    for command in (["play", "nim", "--rows", many], ["analyse", "nim", "--rows", many]):
+        result = run(command)
+        assert result.exit_code == 2 and "15 rows given" in result.output, result.output
+        assert "--max-rows" not in result.output
 
 
 def test_compare_nim_agrees() -> None:
