@@ -101,9 +101,7 @@ class Nim:
     def __post_init__(self) -> None:
         check_limits(self.max_rows, self.max_chips)
         if not 1 <= len(self.rows) <= self.max_rows:
-            raise GameError(
-                f"{len(self.rows)} rows given; a layout has 1 to {self.max_rows} rows"
-            )
+            raise GameError(f"{len(self.rows)} rows given; a layout has 1 to {self.max_rows} rows")
         for i, r in enumerate(self.rows, 1):
             if not 1 <= r <= self.max_chips:
                 raise GameError(
