@@ -76,8 +76,13 @@ def analyse_feature(spec: GamePlugin) -> click.Command:
                 print_json(report)
                 return
             console.print(game.render(state))
-            word = "draw" if over == 0 else ("won" if over > 0 else "lost")
-            console.print(f"The game is over: {mover}, to move, has {word} (margin {abs(over)}).")
+            if over == 0:
+                console.print("The game is over: a draw.")
+            else:
+                word = "won" if over > 0 else "lost"
+                console.print(
+                    f"The game is over: {mover}, to move, has {word} (margin {abs(over)})."
+                )
             return
         kw = thinking(level, seconds, depth)
         answer = think_shown(game, state, kw)

@@ -174,3 +174,18 @@ def test_compare_on_a_fresh_machine_checks_its_options_then_says_what_it_runs(
     assert ("compile in the background for the next run" in note) == aside, note
     engines = {r["engine"] for r in json.loads(result.stdout)["results"]}
     assert engines == {"python"}
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["kalah", "0 0 0 0 12 0 0 0 0 12 B", "--pits", "4"], "The game is over: a draw."),
+        # RULES.md 6: (42 + 2 - 7) div 2 = 18
+        (["connect4", "1122334"], "The game is over: 2, to move, has lost (margin 18)."),
+    ],
+    ids=["draw", "lost"],
+)
+def test_analyse_says_a_finished_game_in_plain_words(args: list[str], said: str) -> None:
+    code, out = _run("analyse", *args)
+    assert code == 0, out
+    assert out.strip().splitlines()[-1] == said
