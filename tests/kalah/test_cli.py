@@ -350,3 +350,26 @@ def test_undo_after_an_extra_turn_takes_back_only_the_sowing(tmp_path: Path) -> 
     result = run(["play", "--depth", "1", "--record", str(tmp_path / "g.klh")], "0\nundo\nquit\n")
     assert "Took back your last move." in result.output
     assert "and my reply" not in result.output
+
+
+@pytest.mark.parametrize("command", ["analyse", "solve"])
+def test_board_takes_the_position_as_analyse_kalah_writes_it(command: str) -> None:
+    """``analyse kalah --json`` writes a position with the side to move last ('... B');
+    ``kalah analyse/solve --board`` take it as it is (a teacher's review: "'B' is not a
+    stone count")."""
+    generic = ["analyse", "kalah", "1 1 0 1 1 0 B", "--depth", "2", "--json"]
+    written = json.loads(CliRunner().invoke(cli, generic).stdout)["position"]
+    assert written == "1 1 0 1 1 0 B"
+    extra = ["--depth", "2"] if command == "analyse" else []
+    by_letter = run([command, "--board", written, "--json", *extra])
+    by_option = run([command, "--board", "1 1 0 1 1 0", "--to-move", "b", "--json", *extra])
+    assert by_letter.exit_code == 0, by_letter.output
+
+    def answer(result: Result) -> tuple[object, ...]:  # what is not measured
+        found = json.loads(result.stdout)
+        return found["to_move"], found["value"], found["best"]
+
+    assert answer(by_letter) == answer(by_option) == ("B", answer(by_option)[1], [4, 3])
+    clash = run([command, "--board", written, "--to-move", "a"])
+    assert clash.exit_code == 2
+    assert "--board ends with B to move, but --to-move says A" in clash.output

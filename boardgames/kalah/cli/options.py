@@ -168,7 +168,12 @@ def position_options(board_help: str) -> Callable[[F], F]:
             show_default=True,
             help="Side to move (with --board, or who starts).",
         )(f)
-        f = click.option("--board", default=None, help=board_help)(f)
+        f = click.option(
+            "--board",
+            default=None,
+            help=f"{board_help} A last word A or B names the side to move, as positions "
+            "are written by 'boardgames analyse kalah'.",
+        )(f)
         return board_options(f)
 
     return decorate
@@ -201,6 +206,16 @@ def position(
         game = make_game(pits, seeds, rules, evaluation, empty_capture)
         state = game.initial_state(side)
         return game, state
+    words = board.replace(",", " ").split()
+    if words and words[-1].upper() in ("A", "B"):  # the position notation's side to move
+        letter = words.pop().upper()
+        chosen = ctx.get_parameter_source("to_move") is not click.core.ParameterSource.DEFAULT
+        if chosen and letter != to_move.upper():
+            raise click.UsageError(
+                f"--board ends with {letter} to move, but --to-move says {to_move.upper()}"
+            )
+        side = "AB".index(letter)
+        board = " ".join(words)
     try:
         holes = parse_board(board)
         game = Kalah((len(holes) - 2) // 2, 1, rules, evaluation, empty_capture=empty_capture)

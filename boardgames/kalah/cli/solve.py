@@ -109,7 +109,6 @@ def solve(
     (null-window questions answered by this solver on the workers, combined by a front end here; see
     docs/sections/solver.md): on many machines, resumable from DIR, or one bound only.
     """
-    side = 0 if to_move.lower() == "a" else 1
     if empty_capture and rules != "classic":
         raise click.UsageError("--empty-capture is a variant of the classic rules")
     if rules != "classic" and endgame_spec not in ("auto", "0"):
@@ -122,6 +121,7 @@ def solve(
                 f"({available / 2**20:,.0f} MiB); give at most --hash {available // 2**21:,}"
             )
     game, state = position(pits, seeds, rules, board, to_move, empty_capture=empty_capture)
+    side = game.to_move(state)  # --to-move, or the board's last word A or B
     pits = game.pits
     total = int(state[: 2 * pits + 2].sum())
     console = make_console(stderr=as_json)
