@@ -25,6 +25,10 @@ from boardgames.core.registry import GamePlugin
 
 HUMAN = "human"
 PROGRAM = "program"
+
+
+class Quit(Exception):
+    """The person quit at a program's move (``q`` at "Press Enter")."""
 """``--first program``: the program at ``--level`` (or ``--time``/``--depth``)."""
 
 
@@ -304,7 +308,7 @@ class Session:
                     f"{self.game.format_move(move)} (q quits) ",
                 )
                 if text.strip().lower() in ("q", "quit", "exit"):
-                    raise EndOfInput
+                    raise Quit
             elif self.pause > 0 and self.console.is_terminal:
                 time.sleep(self.pause)
             self.play_move(move)
@@ -413,6 +417,9 @@ class Session:
                     return None
         except EndOfInput as e:
             self.say(str(e))
+            self.stopped()
+            return None
+        except Quit:  # q at a program's "Press Enter": as quit at a person's prompt
             self.stopped()
             return None
         except (Stopped, KeyboardInterrupt) as e:

@@ -189,3 +189,14 @@ def test_analyse_says_a_finished_game_in_plain_words(args: list[str], said: str)
     code, out = _run("analyse", *args)
     assert code == 0, out
     assert out.strip().splitlines()[-1] == said
+
+
+@pytest.mark.parametrize("word", ["q", "quit"])
+def test_quitting_at_a_programs_move_is_game_stopped_not_end_of_input(word: str) -> None:
+    """A teacher's review: q at "Press Enter" said "End of input."."""
+    code, out = _run(
+        "play", "nim", "--first", "program", "--second", "program", "--step", stdin=f"{word}\n"
+    )
+    assert code == 0, out
+    assert "End of input" not in out
+    assert out.rstrip().endswith("(q quits) Game stopped."), out[-200:]
