@@ -29,6 +29,8 @@ PROGRAM = "program"
 
 class Quit(Exception):
     """The person quit at a program's move (``q`` at "Press Enter")."""
+
+
 """``--first program``: the program at ``--level`` (or ``--time``/``--depth``)."""
 
 
@@ -291,7 +293,7 @@ class Session:
         )
 
     def program_turn(self, player: int) -> None:
-        from boardgames.core.console import EndOfInput, ask
+        from boardgames.core.console import ask
 
         side = self.sides[player]
         answer = self.choose(side, "Thinking")
