@@ -7,6 +7,7 @@ result is counted from player ``a``'s side: wins, draws, losses and the margins.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -16,6 +17,19 @@ from typing import Any
 from boardgames.core.protocol import State
 
 Stop = Callable[[], bool] | None
+
+
+def score_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% for ``z`` = 1.96) of a match score ``score`` (win 1,
+    draw 1/2, loss 0, averaged) over ``games`` games. Unlike the normal interval it stays
+    sensible at 0 and 1: two games lost give 0.000-0.658, not 0.000-0.000. (Draws count
+    as half a win, so the variance is taken at most: the interval errs wide.)"""
+    if games <= 0:
+        return 0.0, 1.0
+    z2 = z * z
+    centre = (score + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(score * (1 - score) / games + z2 / (4 * games**2))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_out(

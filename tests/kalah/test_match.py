@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 
 import pytest
 from click.testing import CliRunner
 
 from boardgames.cli import cli
+from boardgames.core.match import score_interval
 from boardgames.core.protocol import GameError
 from boardgames.kalah.game import Kalah
 from boardgames.kalah.play import match as match_module
@@ -54,8 +54,24 @@ def test_summary_numbers() -> None:
     records = [GameRecord(i, "A", m, [], 1) for i, m in enumerate([3, -1, 0, 5])]
     s = summarise(records)
     assert (s.wins, s.draws, s.losses, s.average_margin, s.score) == (2, 1, 1, 1.75, 0.625)
-    sd = math.sqrt(((0.375**2) * 2 + 0.625**2 + 0.125**2) / 3)
-    assert s.ci95 == pytest.approx((0.625 - 1.96 * sd / 2, min(1.0, 0.625 + 1.96 * sd / 2)))
+    assert s.ci95 == score_interval(0.625, 4)
+
+
+@pytest.mark.parametrize(
+    "score, games, interval",
+    [
+        # Wilson's formula (E. B. Wilson, JASA 22, 1927) worked by hand: centre
+        # (p + z^2/2n) / (1 + z^2/n), half-width z/(1 + z^2/n) * sqrt(p(1-p)/n + z^2/4n^2)
+        (0.5, 10, (0.2366, 0.7634)),
+        (0.0, 10, (0.0, 0.2775)),
+        (1.0, 10, (0.7225, 1.0)),
+        (0.0, 2, (0.0, 0.6576)),  # two games lost: not 0.000-0.000
+    ],
+)
+def test_the_score_interval_is_wilsons(
+    score: float, games: int, interval: tuple[float, float]
+) -> None:
+    assert score_interval(score, games) == pytest.approx(interval, abs=1e-4)
 
 
 def test_openings_are_seeded_and_legal() -> None:

@@ -146,7 +146,7 @@ def match(
 
     Sides alternate and each opening is played twice, once with each side first. The
     table gives a's wins, draws and losses, the average final margin (a minus b) and a's
-    score (win 1, draw 1/2) with a 95% confidence interval. Example:
+    score (win 1, draw 1/2) with a 95% confidence interval (Wilson's). Example:
 
     \b
         boardgames kalah match --a depth=5,eval=tseitin --b depth=5,eval=rechenberg

@@ -20,7 +20,6 @@ Games are tasks of :mod:`boardgames.core.cluster`: worker processes on this mach
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -234,12 +233,13 @@ class MatchSummary:
 
 
 def summarise(records: list[GameRecord]) -> MatchSummary:
-    """W/D/L, mean margin, score (win 1, draw 1/2) and a 95% normal interval of the score."""
+    """W/D/L, mean margin, score (win 1, draw 1/2) and its 95% Wilson score interval
+    (:func:`boardgames.core.match.score_interval`)."""
+    from boardgames.core.match import score_interval
+
     n = len(records)
     scores = [1.0 if r.margin > 0 else 0.5 if r.margin == 0 else 0.0 for r in records]
     mean = sum(scores) / n
-    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
     return MatchSummary(
         n,
         sum(r.margin > 0 for r in records),
@@ -247,7 +247,7 @@ def summarise(records: list[GameRecord]) -> MatchSummary:
         sum(r.margin < 0 for r in records),
         sum(r.margin for r in records) / n,
         mean,
-        (max(0.0, mean - half), min(1.0, mean + half)),
+        score_interval(mean, n),
     )
 
 
