@@ -224,11 +224,14 @@ def parse_position(game: Any, text: str) -> State:
     return parse_moves(game, text)[0]
 
 
-def parse_moves(game: Any, text: str, *, commas: bool = False) -> tuple[State, list[int]]:
-    """The position reached by the moves ``text`` lists from the start, and those moves
-    (``start`` or an empty text: the start position, no moves). ``commas``: the moves are
-    separated by commas only (a move's notation may hold a space: Nim's ``1 2, 3 1``)."""
-    state: State = game.initial_state()
+def parse_moves(
+    game: Any, text: str, *, commas: bool = False, start: State | None = None
+) -> tuple[State, list[int]]:
+    """The position reached by the moves ``text`` lists from the start (``start``, else
+    the game's), and those moves (``start`` or an empty text: the start position, no
+    moves). ``commas``: the moves are separated by commas only (a move's notation may hold
+    a space: Nim's ``1 2, 3 1``)."""
+    state: State = game.initial_state() if start is None else start
     parts = text.split(",") if commas else _SEPARATORS.split(text.strip())
     words = [w.strip() for w in parts if w.strip()]
     if words == ["start"]:

@@ -11,8 +11,11 @@ This module imports no game.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from boardgames.core.capabilities import format_position
 from boardgames.core.hooks import RecordFormat as RecordFormat
@@ -39,19 +42,34 @@ def option_words(game: Any) -> list[str]:
 
 
 def generic_text(
-    game: Any, moves: Sequence[int], state: State, before: Sequence[int] | None = ()
+    game: Any,
+    moves: Sequence[int],
+    state: State,
+    before: Sequence[int] | None = (),
+    start: State | None = None,
 ) -> str:
     """The generic record: the setup as a command, the moves from the game's start
     (``before``: the moves that led to the start position, when it was given as moves;
-    None when it was given otherwise) and the position reached."""
+    None when it was given otherwise) and the position reached. A start given otherwise
+    (``start``, not the game's own start) is a ``start:`` line and the command's
+    ``--start``, and the moves are those played from it, so the record replays."""
+    from boardgames.core.capabilities import PositionNotation
+
     line = [*(before or ()), *moves]
     texts = [game.format_move(m) for m in line]
     words = (", " if any(" " in t for t in texts) else " ").join(texts)
     known = before is not None
     position = format_position(game, state, list(line) if known else None)
+    command = [plugin_of(game).name, *option_words(game)]
+    given = ""
+    elsewhere = start is not None and not np.array_equal(start, game.initial_state())
+    if not known and start is not None and elsewhere and isinstance(game, PositionNotation):
+        given = format_position(game, start)
+        command.append(f"--start {shlex.quote(given)}")
     return (
-        f"# boardgames play {' '.join([plugin_of(game).name, *option_words(game)])}\n"
-        f"moves: {words}\n"
+        f"# boardgames play {' '.join(command)}\n"
+        + (f"start: {given}\n" if given else "")
+        + f"moves: {words}\n"
         f"position: {position}\n"
     )
 
@@ -73,7 +91,7 @@ def record_text(
     state = start
     for move in moves:
         state, _ = game.play(state, move)
-    return generic_text(game, moves, state, before)
+    return generic_text(game, moves, state, before, start)
 
 
 def read_record(game: Any, text: str) -> tuple[State, list[int]]:
@@ -94,6 +112,9 @@ def read_record(game: Any, text: str) -> tuple[State, list[int]]:
             fields[key.strip().lower()] = value.strip()
     if "moves" not in fields:
         raise GameError("this is no game record: it has no 'moves:' line")
+    if fields.get("start"):  # the game began at a position given as such
+        begin = parse_position(game, fields["start"])
+        return begin, _move_list(game, fields["moves"], begin)
     try:
         return game.initial_state(), _move_list(game, fields["moves"])
     except GameError:
@@ -102,9 +123,16 @@ def read_record(game: Any, text: str) -> tuple[State, list[int]]:
         return parse_position(game, fields["position"]), []
 
 
-def _move_list(game: Any, text: str) -> list[int]:
-    """The moves of a record's ``moves:`` line: separated by commas when a move's notation
-    holds a space (Nim's ``1 2, 3 1``), else by spaces."""
+def _move_list(game: Any, text: str, start: State | None = None) -> list[int]:
+    """The moves of a record's ``moves:`` line, from ``start`` (None: the game's start):
+    separated by commas when a move's notation holds a space (Nim's ``1 2, 3 1``), else
+    by spaces."""
     from boardgames.core.capabilities import parse_moves
+    from boardgames.core.protocol import GameError
 
-    return parse_moves(game, text, commas="," in text)[1]
+    try:
+        return parse_moves(game, text, commas="," in text, start=start)[1]
+    except GameError:
+        if "," in text or " " not in text.strip():
+            raise
+        return parse_moves(game, text, commas=True, start=start)[1]  # one move: '1 2'

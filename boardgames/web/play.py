@@ -486,7 +486,8 @@ def record(data: dict[str, Any], extras: Extras | None = None) -> dict[str, Any]
         suffix = own.suffix  # type: ignore[union-attr]
     else:
         before: list[int] | None = [] if not setup.start_text else None
-        written, suffix = generic_text(game, setup.moves, setup.now, before), ".txt"
+        written = generic_text(game, setup.moves, setup.now, before, setup.start)
+        suffix = ".txt"
     return {"text": written, "name": f"{setup.spec.name}-game{suffix}"}
 
 
@@ -575,7 +576,12 @@ def _generic_record(name: str, flags: str, lines: list[str]) -> dict[str, Any]:
     by_flag = {o.flag: o for o in spec.options}
     options: dict[str, Any] = {}
     k = 0
+    started = None
     while k < len(words):
+        if words[k] == "--start" and k + 1 < len(words):  # the start is the start: line's
+            started = words[k + 1]
+            k += 2
+            continue
         option = by_flag.get(words[k])
         if option is None:
             raise BadInput(f"the record's command has an unknown option {quote(words[k])}")
@@ -590,10 +596,20 @@ def _generic_record(name: str, flags: str, lines: list[str]) -> dict[str, Any]:
     fields = {}
     for line in lines:
         key, colon, value = line.partition(":")
-        if colon and key.strip() in ("moves", "position"):
+        if colon and key.strip() in ("start", "moves", "position"):
             fields[key.strip()] = value.strip()
     body: dict[str, Any] = {"game": spec.name, "options": options}
-    if fields.get("moves"):
+    if started and not fields.get("start"):
+        fields["start"] = started
+    if fields.get("start"):  # a game begun at a given position: the moves from there
+        game = spec.make(**options)
+        body["position"] = fields["start"]
+        try:
+            begin = parse_position(game, fields["start"])
+        except GameError as e:
+            raise BadInput(f"the record's start: {_line(e)}") from None
+        body["moves"] = _spelled(game, fields.get("moves", ""), begin)
+    elif fields.get("moves"):
         game = spec.make(**options)
         body["moves"] = _spelled(game, fields["moves"])
     elif fields.get("position"):
@@ -601,11 +617,11 @@ def _generic_record(name: str, flags: str, lines: list[str]) -> dict[str, Any]:
     return body
 
 
-def _spelled(game: Any, words: str) -> list[int]:
-    """The moves from the start that ``words`` writes one after the other, separated by
-    commas or spaces (each the longest legal move's text that fits: Nim's moves hold a
-    space)."""
-    state, moves = game.initial_state(), list[int]()
+def _spelled(game: Any, words: str, start: State | None = None) -> list[int]:
+    """The moves from the start (``start``, else the game's) that ``words`` writes one
+    after the other, separated by commas or spaces (each the longest legal move's text
+    that fits: Nim's moves hold a space)."""
+    state, moves = (game.initial_state() if start is None else start), list[int]()
     rest = words.strip(_GAPS)
     while rest:
         if game_over(game, state) or len(moves) >= MAX_MOVES:

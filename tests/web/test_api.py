@@ -497,3 +497,24 @@ def test_the_one_symmetric_class_of_eight(app_client: Client) -> None:
     ]
     symmetric = [s for s in classes if s["class"] == 4]
     assert len(symmetric) == 1 and symmetric[0]["fixed_by"] == ["identity", "rotation 180"]
+
+
+def test_records_of_games_begun_at_a_position_read_back(app_client: Client) -> None:
+    """A game begun at a position given as such: its record has a ``start:`` line and the
+    moves from there (the moves from the game's start alone replayed another game)."""
+    from boardgames.core.capabilities import PositionNotation, format_position
+
+    for name, spec in two_player().items():
+        game = spec.make()
+        if not isinstance(game, PositionNotation):
+            continue
+        state = game.initial_state()
+        for _ in range(3):
+            state, _ = game.play(state, game.legal_moves(state)[-1])
+        start = format_position(game, state)
+        moves = game.legal_moves(state)[:1]
+        body = {"position": start, "moves": moves}
+        text = post_ok(app_client, games(name) + "/record", body)["text"]
+        found = post_ok(app_client, "/api/records/read", {"text": text})
+        assert (found["game"], found["moves"]) == (name, moves), text
+        assert found["position"] == start, text
