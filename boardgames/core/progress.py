@@ -220,13 +220,17 @@ class Progress:
         return bool(self.total) and self.done > (self.total or 0)
 
     def _counts(self) -> str:
-        unit = f" {self.unit}" if self.unit else ""
+        def unit(count: float) -> str:
+            return f" {counted(count, self.unit)}" if self.unit else ""
+
         if self._outgrown():  # no "100% (24 M of 13 M)": the total was an estimate
             estimated = format_count(self.total or 0)
-            return f"{format_count(self.done)}{unit}, more than the {estimated} estimated"
+            return (
+                f"{format_count(self.done)}{unit(self.done)}, more than the {estimated} estimated"
+            )
         if self.total:
-            return f"{format_count(self.done)} of {format_count(self.total)}{unit}"
-        return f"{format_count(self.done)}{unit}"
+            return f"{format_count(self.done)} of {format_count(self.total)}{unit(self.total)}"
+        return f"{format_count(self.done)}{unit(self.done)}"
 
     def _left(self) -> str:
         overrun = (self.total and self.done > self.total) or (
@@ -405,7 +409,18 @@ def stopped_message(
     if done is None:
         return text + f"{extra}."
     what = f"{format_count(done)} of {format_count(total)}" if total else format_count(done)
-    return f"{text}: {what}{' ' + unit if unit else ''} done{extra}."
+    said = counted(total if total else done, unit)
+    return f"{text}: {what}{' ' + said if said else ''} done{extra}."
+
+
+def counted(count: float, unit: str) -> str:
+    """``unit`` (a plural: ``positions``, ``batches``) for ``count`` of them: the singular
+    for exactly 1 ("1 position", "1 batch")."""
+    if count != 1 or not unit.endswith("s"):
+        return unit
+    if unit.endswith(("ches", "shes", "sses", "xes")):
+        return unit[:-2]
+    return unit[:-1]
 
 
 def run_in_thread(

@@ -14,6 +14,7 @@ from boardgames.core.progress import (
     BatchSizer,
     Progress,
     Stopped,
+    counted,
     format_bytes,
     format_count,
     format_duration,
@@ -210,3 +211,16 @@ def test_run_in_thread_returns_raises_and_stops() -> None:
     with pytest.raises(KeyboardInterrupt):
         run_in_thread(waits, stop=stop, tick=ctrl_c, stop_wait=5)
     assert stopped == [True] and halt.is_set()
+
+
+@pytest.mark.parametrize(
+    "count, unit, said",
+    [(1, "positions", "position"), (2, "positions", "positions"), (0, "games", "games"),
+     (1, "batches", "batch"), (1, "searches", "search"), (1, "solutions", "solution"),
+     (1, "", "")],
+)  # fmt: skip
+def test_one_of_a_unit_is_singular(count: int, unit: str, said: str) -> None:
+    """A teacher's review: "Solving: 1 positions", "1 solutions"."""
+    assert counted(count, unit) == said
+    shown = f"{count} {said}".strip()
+    assert stopped_message(3.0, count, None, unit).endswith(f": {shown} done.")
