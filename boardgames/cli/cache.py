@@ -647,7 +647,7 @@ def _drop_pid_file(group: str) -> None:
     type=click.Choice(["all", *WARM_STEPS], case_sensitive=False),
     metavar=f"[{'|'.join(WARM_STEPS)}|all]...",
 )
-@click.option("--quiet", is_flag=True, hidden=True, help="No output (the background warm-up).")
+@click.option("--quiet", is_flag=True, help="No output (how the background warm-up runs it).")
 def warm_command(groups: tuple[str, ...], quiet: bool) -> None:
     """Compile the numba kernels of the commands of GROUP (default: all) into the cache,
     so that no command compiles on first use: for images, classrooms and CI. A two-player

@@ -508,14 +508,14 @@ def play_feature(spec: GamePlugin) -> click.Command:
         default=HUMAN,
         show_default=True,
         metavar="PLAYER",
-        help=f"Who plays {spec.player_names[0]}, who moves first: {side_help}",
+        help=f"Who plays {spec.player_names[0]!r} (the side that moves first): {side_help}",
     )
     @click.option(
         "--second",
         default=PROGRAM,
         show_default=True,
         metavar="PLAYER",
-        help=f"Who plays {spec.player_names[1]}, the same way.",
+        help=f"Who plays {spec.player_names[1]!r}, the same way.",
     )
     @click.option(
         "--start",
