@@ -71,6 +71,36 @@ BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+GENERIC_GAME_COMMANDS = ("play", "analyse", "compare", "match")
+"""The root's commands that take a game after them (``boardgames play connect4``)."""
+
+
+def _point_to_generic(group: click.Group, game: str) -> None:
+    """``boardgames connect4 play`` (a generic command after a game that has no such
+    command of its own): say where the command is, not only "No such command"."""
+    if getattr(group, "_points_to_generic", False):
+        return
+    resolve = group.resolve_command
+
+    def resolve_command(
+        ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name in GENERIC_GAME_COMMANDS and group.get_command(ctx, name) is None:
+            from boardgames.core.registry import two_player
+
+            if game in two_player():
+                raise click.UsageError(
+                    f"No such command {name!r}: the command is 'boardgames {name} {game}' "
+                    f"({name} is one command for every game, the game second)",
+                    ctx,
+                )
+        return resolve(ctx, args)
+
+    group.resolve_command = resolve_command  # type: ignore[method-assign]
+    group._points_to_generic = True  # type: ignore[attr-defined]
+
+
 def command_table() -> dict[str, tuple[str, str]]:
     """The root's commands: :data:`BUILTIN_COMMANDS` and every plugin's own group."""
     from boardgames.core.registry import plugins
@@ -443,6 +473,8 @@ class LazyGroup(click.Group):
                     raise click.ClickException(str(e)) from None
         else:
             command = super().get_command(ctx, cmd_name)
+        if isinstance(command, click.Group) and cmd_name not in BUILTIN_COMMANDS:
+            _point_to_generic(command, cmd_name)
         return None if command is None else harden_numbers(command)
 
     def invoke(self, ctx: click.Context) -> Any:

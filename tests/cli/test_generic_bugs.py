@@ -200,3 +200,20 @@ def test_quitting_at_a_programs_move_is_game_stopped_not_end_of_input(word: str)
     assert code == 0, out
     assert "End of input" not in out
     assert out.rstrip().endswith("(q quits) Game stopped."), out[-200:]
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["connect4", "play"], "the command is 'boardgames play connect4'"),
+        (["nim", "match"], "the command is 'boardgames match nim'"),
+        (["queens", "play"], "No such command 'play'"),  # a puzzle: no generic play
+    ],
+)
+def test_a_generic_command_after_the_game_says_where_it_is(args: list[str], said: str) -> None:
+    """A student typed ``boardgames connect4 play``: "No such command 'play'" alone."""
+    code, out = _run(*args)
+    assert code == 2 and said in out, out
+    assert len(out.strip().splitlines()) == 1
+    if args[0] == "queens":
+        assert "the command is" not in out
