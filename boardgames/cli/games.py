@@ -119,6 +119,9 @@ class GameGroup(click.Group):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
+        if args and not name.strip():  # boardgames analyse "": not "No such command ''"
+            games = ", ".join(sorted(self._games()))
+            raise click.UsageError(f"the game's name is empty; give one of: {games}")
         if name and self.get_command(ctx, name) is None and not name.startswith("-"):
             try:
                 plugin(name)

@@ -217,3 +217,10 @@ def test_a_generic_command_after_the_game_says_where_it_is(args: list[str], said
     assert len(out.strip().splitlines()) == 1
     if args[0] == "queens":
         assert "the command is" not in out
+
+
+@pytest.mark.parametrize("command", ["analyse", "play", "match", "compare"])
+def test_an_empty_game_name_is_named_as_such(command: str) -> None:
+    code, out = _run(command, "")
+    assert code == 2 and "the game's name is empty; give one of: " in out, out
+    assert "connect4" in out and len(out.strip().splitlines()) == 1
