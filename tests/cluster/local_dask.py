@@ -12,12 +12,15 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 START_SECONDS = 60.0
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,29 +44,35 @@ class DaskCluster:
         self.workers.append(proc)
         return proc
 
-    def wait_for_workers(self, count: int) -> None:
-        """Until ``count`` workers are connected. A client that connects while the
-        scheduler handles a worker's death (a test killed it) can fail its handshake
-        (distributed raises a bare AssertionError there): it connects again."""
+    def _ask(self, question: Callable[[Any], T]) -> T:
+        """``question(client)`` on a client of this cluster. A client that connects while
+        the scheduler is busy (a worker's death, a loaded machine) can fail its handshake:
+        distributed raises a bare AssertionError there (it met more than one message);
+        it connects again, until :data:`START_SECONDS` have passed."""
         from distributed import Client
 
         deadline = time.monotonic() + START_SECONDS
         while True:
             try:
                 with Client(self.address, timeout="10s") as client:
-                    client.wait_for_workers(count, timeout=max(1.0, deadline - time.monotonic()))
-                return
+                    return question(client)
             except (AssertionError, OSError):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.5)
 
+    def wait_for_workers(self, count: int) -> None:
+        """Until ``count`` workers are connected."""
+        deadline = time.monotonic() + START_SECONDS
+        self._ask(
+            lambda client: client.wait_for_workers(
+                count, timeout=max(1.0, deadline - time.monotonic())
+            )
+        )
+
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes themselves (children of the nannies)."""
-        from distributed import Client
-
-        with Client(self.address, timeout="10s") as client:
-            return sorted(client.run(os.getpid).values())
+        return self._ask(lambda client: sorted(client.run(os.getpid).values()))
 
     def stop(self) -> None:
         """Kill the scheduler and the workers, each with the processes it started (a

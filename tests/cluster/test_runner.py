@@ -297,3 +297,30 @@ def test_a_stop_kills_the_workers_and_leaves_nothing_to_wait_for_at_exit() -> No
         assert nanny.graceful  # told first: a killed worker is not started again
         assert nanny.proc.wait(timeout=5) == -9  # killed, not left running
     assert cluster.shutdown_on_close is False  # Dask's exit handler leaves it alone
+
+
+def test_a_failed_handshake_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """distributed's client handshake can fail with a bare AssertionError when the
+    scheduler is busy (seen in CI on a loaded machine): connecting is tried again, at most
+    HANDSHAKE_TRIES times."""
+    from boardgames.core.cluster import runner
+
+    monkeypatch.setattr(runner.time, "sleep", lambda seconds: None)
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < runner.HANDSHAKE_TRIES:
+            raise AssertionError
+        return "client"
+
+    assert runner._connect(flaky) == "client" and len(calls) == runner.HANDSHAKE_TRIES
+
+    def broken() -> str:
+        calls.append(1)
+        raise AssertionError
+
+    calls.clear()
+    with pytest.raises(AssertionError):
+        runner._connect(broken)
+    assert len(calls) == runner.HANDSHAKE_TRIES

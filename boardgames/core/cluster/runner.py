@@ -70,6 +70,24 @@ def _within(make: Callable[[], Any], seconds: float = ANSWER_SECONDS) -> Any:
     return box["value"]
 
 
+HANDSHAKE_TRIES = 3
+
+
+def _connect(make: Callable[[], Any]) -> Any:
+    """:func:`_within` ``make()``, again when distributed's handshake fails with a bare
+    AssertionError (a scheduler busy with a worker's death, or a loaded machine: its
+    answer came with another message), at most :data:`HANDSHAKE_TRIES` times."""
+    tries = 1
+    while True:
+        try:
+            return _within(make)
+        except AssertionError:
+            if tries >= HANDSHAKE_TRIES:
+                raise
+            tries += 1
+            time.sleep(0.5)
+
+
 class Runner:
     """Runs tasks where ``spec`` says (None: in this process). A context manager: the local
     cluster starts (or the scheduler is reached) on entry and is closed on exit."""
@@ -162,12 +180,12 @@ class Runner:
                 self.client = Client(self.cluster, timeout=f"{CONNECT_SECONDS}s")
             elif self.spec.kind == "file":
                 target = self.spec.target
-                self.client = _within(
+                self.client = _connect(
                     lambda: Client(scheduler_file=target, timeout=f"{CONNECT_SECONDS}s")
                 )
             else:
                 address = self.spec.target
-                self.client = _within(lambda: Client(address, timeout=f"{CONNECT_SECONDS}s"))
+                self.client = _connect(lambda: Client(address, timeout=f"{CONNECT_SECONDS}s"))
         except (OSError, TimeoutError) as e:
             self.close()
             raise ClusterError(
