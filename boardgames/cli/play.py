@@ -21,6 +21,7 @@ import click
 
 from boardgames.cli.games import GameGroup, make_game
 from boardgames.cli.options import OUTPUT_FILE
+from boardgames.core.protocol import THINK_SECONDS
 from boardgames.core.registry import GamePlugin
 
 HUMAN = "human"
@@ -45,7 +46,7 @@ def level_options(f: Any) -> Any:
     f = click.option(
         "--time",
         "seconds",
-        type=click.FloatRange(0.05, 86400),
+        type=click.FloatRange(*THINK_SECONDS),
         default=None,
         help="Seconds the program thinks a move (overrides --level).",
     )(f)

@@ -31,7 +31,7 @@ from boardgames.core.engine import LEVELS, Answer, think
 from boardgames.core.hooks import GamePlayers as GamePlayers
 from boardgames.core.hooks import Player as Player
 from boardgames.core.hooks import Stop as Stop
-from boardgames.core.protocol import Game, GameError, State, quote
+from boardgames.core.protocol import THINK_SECONDS, Game, GameError, State, quote
 from boardgames.core.registry import plugin_of
 
 
@@ -132,8 +132,9 @@ def _generic_spec(text: str) -> Player | None:
         seconds = float(value)
     except ValueError:
         seconds = -1.0
-    if not 0.01 <= seconds <= 86_400:
-        raise GameError(f"time= takes seconds from 0.01 to 86400, got {quote(value)}")
+    low, high = THINK_SECONDS
+    if not low <= seconds <= high:
+        raise GameError(f"time= takes seconds from {low:g} to {high:g}, got {quote(value)}")
     return Level(text, f"the program thinking {seconds:g} s a move", seconds, None)
 
 

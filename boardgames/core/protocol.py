@@ -33,6 +33,9 @@ MAX_PLY = MARGIN_UNIT - 1
 HEURISTIC_LIMIT = WIN // 2
 """Heuristic evaluations must lie strictly inside ``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)``."""
 INFINITY = 4 * WIN
+THINK_SECONDS = (0.01, 86_400)
+"""The time a program may be given a move, in seconds, wherever one is given on the
+command line (``--time``, ``time=S`` in a player's spec): at least 0.01, at most a day."""
 """Larger than any score; used as the open search window."""
 
 

@@ -40,7 +40,7 @@ def test_parse_spec() -> None:
         ("depth=five", "needs a number"),
         ("depth=" + "1" + "0" * 30, "depth must be 1 to 200, got 1" + "0" * 30),
         ("depth=" + "9" * 60, "depth is far too large: 60 digits"),
-        ("time=1" + "0" * 35, "time must be more than 0 and at most 3600 seconds"),
+        ("time=1" + "0" * 35, "time must be more than 0 and at most 86400 seconds"),
         ("eval=magic", "unknown evaluation"),
         ("depth=3,strategy=alphabeta,time=1", "iterative strategy"),
     ],

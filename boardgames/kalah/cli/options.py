@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from boardgames.cli import InputError
-from boardgames.core.protocol import GameError, State
+from boardgames.core.protocol import THINK_SECONDS, GameError, State
 from boardgames.kalah.eval import EVALUATION_HELP, EVALUATIONS
 from boardgames.kalah.game import (
     MAX_PITS,
@@ -76,7 +76,7 @@ def search_options(f: F) -> F:
     f = click.option(
         "--time",
         "time_limit",
-        type=click.FloatRange(0.01, 3600),
+        type=click.FloatRange(*THINK_SECONDS),
         default=None,
         help=f"Seconds the program may think a move (iterative deepening); default "
         f"{DEFAULT_TIME:g} s when --depth is not given either.",

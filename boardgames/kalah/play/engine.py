@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING
 
 from boardgames.core.mcts import DEFAULT_C, POLICIES, MctsResult, MctsSearcher
 from boardgames.core.protocol import (
+    THINK_SECONDS,
     GameError,
     State,
     is_terminal_score,
@@ -185,8 +186,11 @@ class EngineConfig:
             raise GameError(f"unknown depth unit {self.unit!r}; choose compound or sowing")
         if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
             raise GameError(f"depth must be 1 to {MAX_DEPTH}, got {self.depth}")
-        if self.time is not None and not 0 < self.time <= 3600:
-            raise GameError(f"time must be more than 0 and at most 3600 seconds, got {self.time}")
+        high = THINK_SECONDS[1]
+        if self.time is not None and not 0 < self.time <= high:
+            raise GameError(
+                f"time must be more than 0 and at most {high:g} seconds, got {self.time:g}"
+            )
         if self.depth is None and self.nodes is None and self.strategy not in (*ITERATIVE, MCTS):
             raise GameError(
                 f"strategy {self.strategy!r} needs a depth or nodes (a time limit needs "
