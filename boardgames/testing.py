@@ -49,7 +49,9 @@ from boardgames.core.capabilities import (
     Drawing,
     Mark,
     PositionNotation,
+    SizedPositions,
     format_position,
+    game_for_position,
     legal_mask,
     parse_position,
 )
@@ -223,7 +225,16 @@ def law_notation(game: Any, seed: int = 2) -> None:
             _ok(game.format_position(back) == text, f"position {text!r} does not round-trip")
         else:
             _ok(np.array_equal(back, state), f"the moves {text!r} do not lead back to the state")
+        if isinstance(game, SizedPositions):
+            implied = game.position_options(text)
+            _ok(
+                implied == {},
+                f"position_options({text!r}) gives {implied!r} for a position of this very "
+                "game: it must give {} (only a position of another size implies options)",
+            )
     spec = _plugin(game)
+    if spec is not None and isinstance(game, SizedPositions):
+        _sized_positions_law(game, spec)
     if spec is not None and any(spec.examples):
         default = spec.make()  # the positions --help shows are of the default options
         for text in filter(None, spec.examples):
@@ -239,6 +250,42 @@ def law_notation(game: Any, seed: int = 2) -> None:
             _ok(str(e) and "\n" not in str(e), f"parse_move({text!r}): not one line: {e!r}")
         else:
             _ok(move in game.legal_moves(start), f"parse_move({text!r}) gave illegal {move}")
+
+
+def _sized_positions_law(game: Any, spec: GamePlugin) -> None:
+    """``position_options`` on positions of the game's other option sets (each whole-number
+    option at its lowest and highest): only option names, values the options allow, and a
+    game made with them reads the text as that position."""
+    names = {o.name for o in spec.options}
+    boards: list[dict[str, Any]] = []
+    for o in spec.options:
+        if o.kind == "int" and o.low is not None and o.high is not None:
+            boards += [{o.name: o.low}, {o.name: min(o.high, o.low + 3)}]
+        elif o.kind == "ints" and o.low is not None:
+            boards.append({o.name: (o.low, o.low + 1)})
+    for values in boards:
+        try:
+            other = spec.make(**values)
+        except (GameError, ValueError):
+            continue
+        text = format_position(other, other.initial_state())
+        if not text:
+            continue
+        implied = game.position_options(text)
+        _ok(isinstance(implied, dict), f"position_options({text!r}) is not a dict: {implied!r}")
+        unknown = set(implied) - names
+        _ok(not unknown, f"position_options({text!r}) names no option: {sorted(unknown)}")
+        try:
+            sized = game_for_position(spec, game, text)
+        except (GameError, ValueError) as e:
+            raise ConformanceError(
+                f"position_options({text!r}) gives {implied!r}, which the options refuse: {e}"
+            ) from None
+        back = parse_position(sized, text)
+        _ok(
+            format_position(sized, back) == text,
+            f"the game position_options({text!r}) sets does not read it back",
+        )
 
 
 def law_illegal(game: Any, seed: int = 7) -> None:

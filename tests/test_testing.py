@@ -148,3 +148,31 @@ def test_a_hook_of_the_wrong_kind_is_a_conformance_error(
     assert words in str(e.value) and "\n" not in str(e.value)
     monkeypatch.setattr(testing, "_plugin", lambda game: plugin("nim"))
     check_game(make_game("nim"), laws=["hooks"])
+
+
+@pytest.mark.parametrize(
+    "implied, words",
+    [
+        ({"rows": (1,)}, "for a position of this very game: it must give {}"),
+        ({"size": 5}, "names no option: ['size']"),
+        ({"rows": (99,)}, "which the options refuse"),
+    ],
+    ids=["own-size", "unknown-option", "out-of-range"],
+)
+def test_a_sized_position_that_implies_wrong_options_is_a_conformance_error(
+    implied: dict[str, object], words: str
+) -> None:
+    """check_game reads position_options (a plugin author's review: a broken one passed
+    every law, and the commands then blamed the user's input)."""
+    from boardgames.nim.game import Nim
+
+    class Sized(Nim):
+        def position_options(self, text: str) -> dict[str, object]:
+            if implied != {"rows": (1,)} and not super().position_options(text):
+                return {}  # a position of its own size: right, nothing implied
+            return dict(implied)
+
+    with pytest.raises(ConformanceError, match="notation") as e:
+        check_game(Sized(), laws=["notation"])
+    assert words in str(e.value), str(e.value)
+    check_game(make_game("nim"), laws=["notation"])  # Nim's own passes

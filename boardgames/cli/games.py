@@ -28,6 +28,14 @@ GameFeature = Callable[[GamePlugin], click.Command]
 def click_option(option: Option) -> Callable[[Any], Any]:
     """The click option of a game's setting: ``--pits 6``, ``--misere``, ``--rows "3 4 5"``."""
     if option.kind == "bool":
+        if option.default:  # on unless turned off: --pairs/--no-pairs
+            return click.option(
+                f"{option.flag}/--no-{option.flag[2:]}",
+                option.name,
+                default=True,
+                show_default=True,
+                help=option.help,
+            )
         return click.option(option.flag, option.name, is_flag=True, help=option.help)
     if option.kind == "choice":
         return click.option(
@@ -76,7 +84,7 @@ def make_game(spec: GamePlugin, values: dict[str, Any], position: str = "") -> A
                 name for name in given
                 if ctx is None or ctx.get_parameter_source(name) not in (default, None)
             ]  # fmt: skip
-            game = game_for_position(spec, game, position, chosen)
+            game = game_for_position(spec, game, position, given, chosen)
         return game
     except ValueError as e:  # Option.convert's and the game's own one-line reasons
         raise click.UsageError(str(e)) from None
@@ -162,6 +170,8 @@ def describe(spec: GamePlugin) -> dict[str, Any]:
         ],
     }
     entry["players"] = []
+    from boardgames.core.registry import BUILT_IN, PluginError, distribution
+
     try:
         game = spec.make() if spec.kind == "game" else None
         entry["capabilities"] = [] if game is None else capabilities(game)
@@ -169,10 +179,16 @@ def describe(spec: GamePlugin) -> dict[str, Any]:
             from boardgames.core.players import players
 
             entry["players"] = list(players(game))
+        if spec.cli and distribution(spec.name) != BUILT_IN:
+            spec.command()  # an outside game's own commands: a hook of the wrong kind is said
+    except PluginError as e:  # the game is built, one of its hooks is broken
+        entry["capabilities"] = []
+        entry["problem"] = str(e)
+        entry["hook"] = True
     except Exception as e:  # a plugin whose game cannot be built: say so, list the rest
         entry["capabilities"] = []
         entry["problem"] = f"{type(e).__name__}: {e}"
-    if spec.cli and "commands" not in entry["capabilities"]:
+    if spec.cli and "commands" not in entry["capabilities"] and "problem" not in entry:
         entry["capabilities"].append("commands")
     return entry
 
@@ -224,7 +240,11 @@ def games(as_json: bool) -> None:
     err = make_console(stderr=True)
     for e in entries:
         if "problem" in e:
+            if e.get("hook"):  # a PluginError names the game and the hook itself
+                said = e["problem"]
+            else:
+                said = f"game {e['name']!r} cannot be built: {e['problem']}"
             err.print(
-                one_line(f"Warning: game {e['name']!r} cannot be built: {e['problem']}"),
+                one_line(f"Warning: {said}"),
                 highlight=False, soft_wrap=True, markup=False,
             )  # fmt: skip

@@ -60,15 +60,24 @@ class SizedPositions(Protocol):
         ...
 
 
-def game_for_position(spec: Any, game: Any, text: str, given: Iterable[str] = ()) -> Any:
-    """``game``, or the same game with the options that the position ``text`` implies
-    (:class:`SizedPositions`), the options in ``given`` (set by the user) kept as they are."""
+def game_for_position(
+    spec: Any,
+    game: Any,
+    text: str,
+    values: dict[str, Any] | None = None,
+    given: Iterable[str] = (),
+) -> Any:
+    """``game`` (made by ``spec`` with the option ``values``), or the same game with the
+    options that the position ``text`` implies (:class:`SizedPositions`); the options
+    named in ``given`` (set by the user) are kept as they are. Without ``values`` they are
+    read back from the game's attributes of the options' names."""
     if not text.strip() or not isinstance(game, SizedPositions):
         return game
     implied = {k: v for k, v in game.position_options(text).items() if k not in set(given)}
     if not implied:
         return game
-    values = {o.name: getattr(game, o.name) for o in spec.options if hasattr(game, o.name)}
+    if values is None:
+        values = {o.name: getattr(game, o.name) for o in spec.options if hasattr(game, o.name)}
     return spec.make(**{**values, **implied})
 
 
@@ -219,6 +228,9 @@ def parse_position(game: Any, text: str) -> State:
     """The position ``text`` names: the game's own notation when it has one, else the
     moves from the start separated by spaces, commas or semicolons (``start`` or an empty
     text is the start position)."""
+    if not text.strip():
+        start: State = game.initial_state()
+        return start
     if isinstance(game, PositionNotation):
         return game.parse_position(text)
     return parse_moves(game, text)[0]

@@ -224,3 +224,70 @@ def test_an_empty_game_name_is_named_as_such(command: str) -> None:
     code, out = _run(command, "")
     assert code == 2 and "the game's name is empty; give one of: " in out, out
     assert "connect4" in out and len(out.strip().splitlines()) == 1
+
+
+STRICT = """
+from dataclasses import dataclass
+from boardgames.core.protocol import GameError
+from boardgames.core.registry import GamePlugin, Option
+from boardgames.nim.game import Nim
+
+@dataclass(frozen=True)
+class StrictNim(Nim):
+    name: str = "strictnim"
+
+    def parse_position(self, text):
+        if not text.strip():
+            raise GameError("'' is not a position")  # the start is asked of analyse itself
+        return super().parse_position(text)
+
+def make(rows=(3, 4, 5), normal=True):
+    return StrictNim(tuple(rows), misere=not normal)
+
+PLUGIN = GamePlugin(
+    name="strictnim", title="Strict Nim", kind="game", summary="s",
+    factory="fake_strictnim:make", player_names=("first", "second"),
+    options=(Option("rows", "ints", (3, 4, 5), "chips", 1, 20),
+             Option("normal", "bool", True, "whoever takes the last chip wins")),
+)
+"""
+
+
+@pytest.fixture
+def strict_nim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A plugin author's game (a review, issue 48): a switch that is on by default, and a
+    position notation that refuses an empty text."""
+    from boardgames.core import registry
+
+    (tmp_path / "fake_strictnim.py").write_text(STRICT)
+    info = tmp_path / "strictnim-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: strictnim\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[{registry.ENTRY_POINT_GROUP}]\nstrictnim = fake_strictnim:PLUGIN\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.reset()
+    yield
+    registry.reset()
+
+
+def test_a_switch_on_by_default_stays_on_unless_turned_off(strict_nim: None) -> None:
+    """``Option("normal", "bool", True, ...)`` was a flag that could only turn it on, so
+    every command built the game with it off."""
+    code, out = _run("play", "strictnim", "--help")
+    assert code == 0 and "--normal / --no-normal" in out, out
+    assert "[default:" in " ".join(out[out.index("--normal / --no-normal") :].split()[:12])
+    for args, misere in ((), False), (("--no-normal",), True), (("--normal",), False):
+        code, out = _run("analyse", "strictnim", "--depth", "1", "--json", *args)
+        assert code == 0, out
+        code, said = _run("analyse", "strictnim", "1 1", "--depth", "2", *args)
+        winner_moves = "loss" if not misere else "win"  # 1 1: the mover loses normal Nim
+        assert winner_moves in said, (args, said)
+
+
+def test_analyse_without_a_position_is_the_start_whatever_the_notation(strict_nim: None) -> None:
+    """The help says "none is the start"; a notation that refuses '' made it an error."""
+    code, out = _run("analyse", "strictnim", "--depth", "1", "--json")
+    assert code == 0, out
+    assert json.loads(out)["position"] == "3 4 5"

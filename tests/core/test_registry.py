@@ -638,12 +638,46 @@ def test_games_lists_a_game_that_cannot_be_built_and_says_why_in_one_line(instal
     assert result.exit_code == 0, result.output
     assert "broken (said below)" in result.stdout and "factory boom" not in result.stdout
     (line,) = [x for x in result.stderr.splitlines() if "brokenrules" in x]
-    assert line.startswith("Warning: game 'brokenrules' cannot be built: PluginError: ")
+    assert line.startswith("Warning: game 'brokenrules': its factory failed: ")
     assert "factory boom" in line
     assert "kalah" in result.stdout and "nim" in result.stdout
     listed = json.loads(CliRunner().invoke(cli, ["games", "--json"]).stdout)
     (entry,) = [g for g in listed["games"] if g["name"] == "brokenrules"]
     assert "factory boom" in entry["problem"]
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ("cli='boardgames.testing:check_game'", "its cli 'boardgames.testing:check_game' is a "
+         "function, not a click group"),
+        ("players='boardgames.testing:check_game'", "its players 'boardgames.testing:"
+         "check_game' is a function, not a GamePlayers (methods named, parse)"),
+    ],
+    ids=["cli", "players"],
+)  # fmt: skip
+def test_games_says_which_hook_of_an_outside_game_is_broken(
+    install: Any, extra: str, words: str
+) -> None:
+    """A plugin author's review: a ``cli`` hook naming a function was listed as working
+    ("commands"), and a bad ``players`` hook said the game "cannot be built"."""
+    source = (
+        "from dataclasses import dataclass\n"
+        "from boardgames.core.registry import GamePlugin\n"
+        "from boardgames.nim.game import Nim\n"
+        "@dataclass(frozen=True)\n"
+        "class Hooked(Nim):\n"
+        "    name: str = 'badhook'\n"
+        f"PLUGIN = GamePlugin(name='badhook', title='T', kind='game', summary='s',\n"
+        f"    factory=__name__ + ':Hooked', {extra})\n"
+    )
+    install("badhook", source, name="badhook")
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0, result.output
+    row = next(x for x in result.stdout.splitlines() if x.startswith("badhook"))
+    assert "broken (said below)" in row and "commands" not in row
+    (line,) = [x for x in result.stderr.splitlines() if "badhook" in x]
+    assert line == f"Warning: game 'badhook': {words}", line
 
 
 def test_a_fault_in_the_toolkits_code_is_never_blamed_on_a_plugin_that_uses_it(
