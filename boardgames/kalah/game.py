@@ -29,6 +29,15 @@ CAPTURES = ("opposite", "empty")
 (the "Solving Kalah" variant: a last stone in an own empty pit is always captured)."""
 
 
+def split_side(text: str) -> tuple[list[str], int | None]:
+    """A position's words (commas allowed) as its holes and the side to move its last word
+    names (``A`` 0, ``B`` 1; None when it names none)."""
+    words = text.replace(",", " ").split()
+    if words and words[-1].upper() in PLAYER_NAMES:
+        return words[:-1], PLAYER_NAMES.index(words[-1].upper())
+    return words, None
+
+
 def parse_board(text: str) -> list[int]:
     """Hole counts from ``"6 6 6 6 6 6 0 6 6 6 6 6 6 0"`` (commas allowed; digits 0-9:
     ``int()`` would also read '٣', RULES.md writes 0-9)."""
@@ -146,20 +155,14 @@ class Kalah:
         """A position from its holes in RULES.md order and the side to move, A unless the
         text ends with ``B``: ``"4 4 4 4 0 4 4 4 4 0 B"`` (commas allowed); empty: the
         start."""
-        words = text.replace(",", " ").split()
-        if not words:
+        holes, side = split_side(text)
+        if not holes:
             return self.initial_state()
-        side = 0
-        if words[-1].upper() in PLAYER_NAMES:
-            side = PLAYER_NAMES.index(words.pop().upper())
-        return self.make_state(parse_board(" ".join(words)), side)
+        return self.make_state(parse_board(" ".join(holes)), 0 if side is None else side)
 
     def position_options(self, text: str) -> dict[str, Any]:
         """The pits a side a board of another size implies (``2m + 2`` holes)."""
-        words = text.replace(",", " ").split()
-        if words and words[-1].upper() in PLAYER_NAMES:
-            words.pop()
-        holes = len(words)
+        holes = len(split_side(text)[0])
         if holes % 2 or holes < 4 or (holes - 2) // 2 == self.pits:
             return {}
         return {"pits": (holes - 2) // 2}

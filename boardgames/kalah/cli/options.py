@@ -20,6 +20,7 @@ from boardgames.kalah.game import (
     PLAYER_NAMES,
     Kalah,
     parse_board,
+    split_side,
 )
 from boardgames.kalah.play.engine import DEFAULT_TIME, UNITS, EngineConfig
 from boardgames.kalah.record import Record, ReplayStep, read_record, replay
@@ -206,15 +207,15 @@ def position(
         game = make_game(pits, seeds, rules, evaluation, empty_capture)
         state = game.initial_state(side)
         return game, state
-    words = board.replace(",", " ").split()
-    if words and words[-1].upper() in ("A", "B"):  # the position notation's side to move
-        letter = words.pop().upper()
+    words, named = split_side(board)  # the position notation's side to move, if any
+    if named is not None:
         chosen = ctx.get_parameter_source("to_move") is not click.core.ParameterSource.DEFAULT
-        if chosen and letter != to_move.upper():
+        if chosen and named != side:
             raise click.UsageError(
-                f"--board ends with {letter} to move, but --to-move says {to_move.upper()}"
+                f"--board ends with {PLAYER_NAMES[named]} to move, but --to-move says "
+                f"{to_move.upper()}"
             )
-        side = "AB".index(letter)
+        side = named
         board = " ".join(words)
     try:
         holes = parse_board(board)
