@@ -21,11 +21,11 @@ import click
 
 from boardgames.cli.games import GameGroup, make_game
 from boardgames.cli.options import OUTPUT_FILE
+from boardgames.core.hooks import PROGRAM
 from boardgames.core.protocol import THINK_SECONDS
 from boardgames.core.registry import GamePlugin
 
 HUMAN = "human"
-PROGRAM = "program"
 
 
 class Quit(Exception):

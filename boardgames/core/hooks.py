@@ -273,7 +273,9 @@ class RecordFormat(Protocol):
 REWARDS = ("margin", "result")
 """``margin``: the final margin (Kalah: in stones); ``result``: +1 win, 0 draw, -1 loss."""
 PROGRAM = "program"
-"""The Gymnasium opponent ``program``: the player ``depth=N`` (N the ``depth`` option)."""
+"""The program as a player's name: ``play``'s side at ``--level``, ``match``'s at the strong
+level (:func:`boardgames.core.players.players`), the Gymnasium opponent ``depth=N`` (N the
+``depth`` option)."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardgames.core.engine import LEVELS, Answer, think
+from boardgames.core.hooks import PROGRAM
 from boardgames.core.hooks import GamePlayers as GamePlayers
 from boardgames.core.hooks import Player as Player
 from boardgames.core.hooks import Stop as Stop
@@ -76,10 +77,6 @@ def level_description(name: str) -> str:
         plies = level["depth"]
         return f"the program searching {plies} {'ply' if plies == 1 else 'plies'} deep"
     return f"the program thinking {level['seconds']:g} s a move (the exact solver first)"
-
-
-PROGRAM = "program"
-"""The name of the program at the level ``play`` gives a side by default."""
 
 
 def generic_players(seed: int | None = None) -> dict[str, Player]:
