@@ -58,6 +58,7 @@ from boardgames.core.capabilities import (
 from boardgames.core.hooks import NAMED_WARM_STEPS
 from boardgames.core.protocol import HEURISTIC_LIMIT, GameError, score_margin
 from boardgames.core.registry import (
+    HOOKS,
     GamePlugin,
     PluginError,
     UnknownGame,
@@ -147,23 +148,11 @@ def law_hooks(game: Any) -> None:
     spec = _plugin(game)
     if spec is None:
         return
-    typed: dict[str, Callable[[], object]] = {
-        "kernels": lambda: spec.kernel_spec(game),
-        "solver": spec.exact_solver,
-        "players": spec.game_players,
-        "commentary": spec.game_commentary,
-        "records": spec.record_format,
-        "cli": spec.command,
-        "compare": spec.compare_command,
-        "web": spec.web_extras,
-        "cache": spec.cache_files,
-        "envs": spec.env_extras,
-    }
-    for name, check in typed.items():
+    for name in HOOKS:
         if getattr(spec, name) is None:
             continue
         try:
-            check()
+            spec.typed_hook(name, game)
         except PluginError as e:
             raise ConformanceError(str(e)) from None
     for label, path in spec.warm:

@@ -381,6 +381,23 @@ class GamePlugin:
             listed.append(BATCH_WARM_STEP)
         return tuple(WarmStep(label, path, self._step(path)) for label, path in listed)
 
+    def typed_hook(self, name: Hook, game: Any) -> Any:
+        """Hook ``name`` through its typed method (``kernels`` asks ``game``): the object a
+        command would get, or a :class:`PluginError` saying what is wrong with it."""
+        typed: dict[str, Callable[[], Any]] = {
+            "kernels": lambda: self.kernel_spec(game),
+            "solver": self.exact_solver,
+            "players": self.game_players,
+            "commentary": self.game_commentary,
+            "records": self.record_format,
+            "cli": self.command,
+            "compare": self.compare_command,
+            "web": self.web_extras,
+            "cache": self.cache_files,
+            "envs": self.env_extras,
+        }
+        return typed[name]()
+
     def hook(self, name: Hook) -> Any:
         """Deprecated (use the typed method of the hook: :meth:`exact_solver`, ...): the
         object a hook's path names, imported now, or None."""

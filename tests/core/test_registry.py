@@ -266,22 +266,9 @@ def test_a_name_taken_by_another_outside_plugin_names_both(
 
 def _use(spec: GamePlugin, hook: str) -> object:
     """Hook ``hook`` of ``spec`` through its typed method (``warm``: every step run)."""
-    if hook == "kernels":
-        return spec.kernel_spec(plugin("nim").make())
     if hook == "warm":
         return [step.run() for step in spec.warm_steps()]
-    method = {
-        "solver": spec.exact_solver,
-        "players": spec.game_players,
-        "commentary": spec.game_commentary,
-        "records": spec.record_format,
-        "cli": spec.command,
-        "compare": spec.compare_command,
-        "web": spec.web_extras,
-        "cache": spec.cache_files,
-        "envs": spec.env_extras,
-    }[hook]
-    return method()
+    return spec.typed_hook(hook, plugin("nim").make())
 
 
 ALL_HOOKS = ("kernels", "solver", "players", "commentary", "records", "cli", "compare", "web")
