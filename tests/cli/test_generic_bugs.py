@@ -69,22 +69,31 @@ PLUGIN = GamePlugin(name="plainfour", title="Plain Four", kind="game", summary="
 """
 
 
-@pytest.fixture
-def plain_four(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Connect Four registered as a game without position notation (its start written as moves)."""
+def _installed(
+    name: str, source: str, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """Game ``name`` registered as an outside plugin: module ``fake_<name>`` holding
+    ``source`` (its ``PLUGIN``) and a distribution whose entry point names it, on
+    ``sys.path`` while the test runs; the registry reloads."""
     from boardgames.core import registry
 
-    (tmp_path / "fake_plainfour.py").write_text(PLAIN)
-    info = tmp_path / "plainfour-1.0.dist-info"
+    (folder / f"fake_{name}.py").write_text(source)
+    info = folder / f"{name}-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plainfour\nVersion: 1.0\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(
-        f"[{registry.ENTRY_POINT_GROUP}]\nplainfour = fake_plainfour:PLUGIN\n"
+        f"[{registry.ENTRY_POINT_GROUP}]\n{name} = fake_{name}:PLUGIN\n"
     )
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(folder))
     registry.reset()
     yield
     registry.reset()
+
+
+@pytest.fixture
+def plain_four(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Connect Four registered as a game without position notation (its start written as moves)."""
+    yield from _installed("plainfour", PLAIN, tmp_path, monkeypatch)
 
 
 def test_a_record_from_a_start_without_position_notation_names_the_whole_line(
@@ -257,19 +266,7 @@ PLUGIN = GamePlugin(
 def strict_nim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A plugin author's game (a review, issue 48): a switch that is on by default, and a
     position notation that refuses an empty text."""
-    from boardgames.core import registry
-
-    (tmp_path / "fake_strictnim.py").write_text(STRICT)
-    info = tmp_path / "strictnim-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: strictnim\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(
-        f"[{registry.ENTRY_POINT_GROUP}]\nstrictnim = fake_strictnim:PLUGIN\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    registry.reset()
-    yield
-    registry.reset()
+    yield from _installed("strictnim", STRICT, tmp_path, monkeypatch)
 
 
 def test_a_switch_on_by_default_stays_on_unless_turned_off(strict_nim: None) -> None:
